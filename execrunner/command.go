@@ -1,0 +1,54 @@
+package execrunner
+
+import "time"
+
+const (
+	// DefaultCaptureLimit bounds the output kept for one run: head and tail
+	// together, whatever the command prints.
+	DefaultCaptureLimit = 64 << 10
+	// DefaultKillGrace is how long a process group has between SIGTERM and
+	// SIGKILL.
+	DefaultKillGrace = 2 * time.Second
+)
+
+// Command describes one run. The zero value of every optional field is a
+// documented default.
+type Command struct {
+	// Path is the binary to run. It is never interpreted by a shell.
+	Path string
+	// Args is the argument vector after the program name.
+	Args []string
+	// Env is the complete environment of the child; build it with Environ.
+	// Nil means Environ(os.Environ(), nil).
+	Env []string
+	// Dir is the working directory; "" means the server's.
+	Dir string
+	// Timeout bounds the run; 0 means the context alone bounds it.
+	Timeout time.Duration
+	// KillGrace is the time between SIGTERM and SIGKILL; 0 means
+	// DefaultKillGrace.
+	KillGrace time.Duration
+	// CaptureLimit bounds the captured output; 0 means DefaultCaptureLimit.
+	CaptureLimit int
+	// Redactor replaces known secrets in everything returned; may be nil.
+	Redactor *Redactor
+}
+
+// Result is the record of a finished run. A non-zero exit is a normal result.
+type Result struct {
+	// ExitCode is the process's exit code, or -1 when it died by a signal.
+	ExitCode int
+	// Signal names the signal that killed the process, "" otherwise.
+	Signal string
+	// Output is stdout and stderr interleaved, valid UTF-8, head and tail
+	// kept within CaptureLimit with a marker where the middle was dropped.
+	Output string
+	// Truncated reports whether the middle of the output was dropped.
+	Truncated bool
+	// BytesTotal is every byte the command wrote.
+	BytesTotal int64
+	// Duration is the wall time from start to exit.
+	Duration time.Duration
+	// CommandLine is the command for display: quoted, escaped, redacted.
+	CommandLine string
+}
