@@ -1,0 +1,154 @@
+package elicit
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Code is the short, stable name of a gate decision, meant for logs and
+// metrics.
+type Code string
+
+const (
+	// CodeApproved: the person explicitly approved exactly this call.
+	CodeApproved Code = "approved"
+	// CodePending: the person is being asked; the handler must return the
+	// input-required result the gate produced.
+	CodePending Code = "pending"
+	// CodeDeclined: the person said no (decline, or approve=false).
+	CodeDeclined Code = "declined"
+	// CodeCancelled: the person dismissed the question without deciding.
+	CodeCancelled Code = "cancelled"
+	// CodeNoCapability: the session cannot ask a person (no form
+	// elicitation, or a stateless HTTP session on an older protocol).
+	CodeNoCapability Code = "no_capability"
+	// CodeExpired: the answer arrived after the signed state expired.
+	CodeExpired Code = "expired"
+	// CodeForged: the state is not one this server signed, or the answer
+	// does not answer a question this server asked on this call.
+	CodeForged Code = "forged"
+	// CodeReplayed: the state was already used once.
+	CodeReplayed Code = "replayed"
+	// CodeMismatch: the retry's tool, arguments, prompt or session differ
+	// from what the person was shown.
+	CodeMismatch Code = "mismatch"
+	// CodeTimeout: no answer within the gate's timeout (older protocols,
+	// where the server waits).
+	CodeTimeout Code = "timeout"
+	// CodeError: asking failed, the answer was not a yes/no, or the gate
+	// itself could not work.
+	CodeError Code = "error"
+)
+
+// Decision is what the gate decided about one tools/call round.
+type Decision struct {
+	// Code is the short name of the decision.
+	Code Code
+	// Message is the text the model reads when the call is refused (and a
+	// short description otherwise). It says whether asking again makes sense.
+	Message string
+	// Detail is for the operator's log: the underlying reason, e.g. an
+	// SDK error or which binding did not match. May be empty.
+	Detail string
+}
+
+// Approved reports whether the command may run.
+func (d Decision) Approved() bool { return d.Code == CodeApproved }
+
+// Pending reports whether the person is being asked: the handler must return
+// the gate's input-required result as is.
+func (d Decision) Pending() bool { return d.Code == CodePending }
+
+// Refused reports whether the call ended without running the command.
+func (d Decision) Refused() bool { return !d.Approved() && !d.Pending() }
+
+// LogValue makes a Decision one structured slog group.
+func (d Decision) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.String("code", string(d.Code))}
+	if d.Detail != "" {
+		attrs = append(attrs, slog.String("detail", d.Detail))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+// result is the isError tool result that carries a refusal to the model.
+func (d Decision) result() *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: d.Message}},
+	}
+}
+
+// The messages are written for the model: what happened, that the command
+// did not run, and whether asking the person again is sensible.
+
+func approved() Decision {
+	return Decision{Code: CodeApproved, Message: "the user approved this command"}
+}
+
+func pending() Decision {
+	return Decision{Code: CodePending, Message: "waiting for the user's approval"}
+}
+
+func declined(detail string) Decision {
+	return Decision{Code: CodeDeclined, Detail: detail,
+		Message: "Not run: the user declined; do not retry. The command needs the user's approval and they refused it."}
+}
+
+func cancelled() Decision {
+	return Decision{Code: CodeCancelled,
+		Message: "Not run: the user dismissed the approval request without deciding; you may ask again by calling the tool again."}
+}
+
+func noCapability() Decision {
+	return Decision{Code: CodeNoCapability, Detail: "client did not declare form elicitation",
+		Message: "Not run: this command needs a person's approval, but the connected client cannot ask a person (it does not support form elicitation), so the gated command cannot run here."}
+}
+
+func statelessSession() Decision {
+	return Decision{Code: CodeNoCapability, Detail: "stateless HTTP session on a protocol version older than 2026-07-28",
+		Message: "Not run: this command needs a person's approval, but this server runs over stateless HTTP and cannot ask a person on the client's protocol version, so the gated command cannot run here."}
+}
+
+func expired(detail string) Decision {
+	return Decision{Code: CodeExpired, Detail: detail,
+		Message: "Not run: the approval arrived after it expired; you may ask again by calling the tool again."}
+}
+
+func forged(detail string) Decision {
+	return Decision{Code: CodeForged, Detail: detail,
+		Message: "Not run: the approval answer does not answer a question this server asked; call the tool again (without an answer) so the user is asked."}
+}
+
+func replayed() Decision {
+	return Decision{Code: CodeReplayed, Detail: "nonce already used",
+		Message: "Not run: this approval was already used once; call the tool again (without an answer) so the user is asked."}
+}
+
+func mismatch(detail string) Decision {
+	return Decision{Code: CodeMismatch, Detail: detail,
+		Message: "Not run: the approval was given for a different command or different arguments; call the tool again so the user is asked about this one."}
+}
+
+func timedOut(wait time.Duration) Decision {
+	return Decision{Code: CodeTimeout, Detail: fmt.Sprintf("no answer within %s", wait),
+		Message: fmt.Sprintf("Not run: the user did not answer the approval request within %s; you may ask again by calling the tool again.", wait)}
+}
+
+func failed(detail string) Decision {
+	return Decision{Code: CodeError, Detail: detail,
+		Message: "Not run: asking the user for approval failed; you may ask again by calling the tool again."}
+}
+
+func notYesNo(detail string) Decision {
+	return Decision{Code: CodeError, Detail: detail,
+		Message: "Not run: the approval answer was not a yes/no choice; you may ask again by calling the tool again."}
+}
+
+func misconfigured(detail string) Decision {
+	return Decision{Code: CodeError, Detail: detail,
+		Message: "Not run: this server cannot ask for approval on this connection because of its configuration, so the gated command cannot run here."}
+}

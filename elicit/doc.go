@@ -1,0 +1,45 @@
+// Package elicit is the approval gate of fisk-mcp: before a gated command
+// runs, the person behind the MCP client is asked, through elicitation, to
+// approve exactly that command, and anything other than an explicit approval
+// fails closed.
+//
+// # One code path for every protocol version
+//
+// The gate always uses the multi-round-trip form of a tool call: the first
+// round returns a CallToolResult carrying one InputRequest (a form with a
+// required boolean "approve") and a signed RequestState; the retry carries
+// the person's answer in InputResponses. On protocol 2026-07-28 the client
+// asks the person and retries. On older protocol versions the SDK's own
+// receiving middleware sends elicitation/create from the server and invokes
+// the handler again, so the handler code is the same for both.
+//
+// # What an approval is bound to
+//
+// The SDK passes RequestState and InputResponses through without checking
+// them; the gate checks everything. The state is an HMAC-SHA256 token over
+// the tool name, a hash of the canonical arguments, a hash of the exact prompt
+// the person read, the session id, a random nonce and an expiry. A retry
+// whose state is forged or expired, whose nonce was already used, whose
+// arguments or prompt differ, or whose answer does not answer the question
+// that was asked is refused. On older protocol versions the answer must also
+// come from the elicitation the SDK performed within the same tools/call: a
+// client cannot present an answer it was never asked for.
+//
+// # Waiting for a person
+//
+// The gate waits at most Options.Timeout (two minutes by default). On
+// 2026-07-28 the client does the waiting, so the expiry inside the signed
+// state is the bound: a late answer is refused. On older versions the SDK
+// waits inside the server for elicitation/create; [Gate.Middleware] bounds
+// that wait and only that wait, so a command that was approved runs with the
+// call's own context, under its own timeout.
+//
+// # What it deliberately does not do
+//
+// The gate does not decide which tools need approval, does not validate
+// arguments against a schema (the caller does that before asking) and does
+// not run anything. It cannot tell a person from a client that fabricates an
+// "accept": that trust is inherent to MCP elicitation. The replay cache is
+// per process: with several replicas sharing one key, an answer replayed to
+// another replica within its expiry is not detected there.
+package elicit

@@ -1,0 +1,158 @@
+package elicit
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Middleware returns the receiving middleware that bounds the wait for a
+// person on protocol versions before 2026-07-28. Install it once, with
+// Server.AddReceivingMiddleware, on every server that uses the gate; Check
+// refuses to ask such clients without it.
+//
+// Why it is needed: on those versions the SDK's own receiving middleware,
+// which NewServer installs first, calls ServerSession.Elicit with the
+// tools/call context and then invokes the handler again with that same
+// context. Nothing bounds the first step, and bounding the whole context
+// would also bound the approved command.
+//
+// How it works: AddReceivingMiddleware wraps the handler chain built so far,
+// so this middleware runs outside the SDK's. It gives each tools/call a
+// context of its own. When Check asks, it starts a timer that cancels that
+// context after the timeout, which aborts the SDK's pending elicitation;
+// when the answer comes back to Check within the timeout, the timer is
+// stopped before anything runs, so the command keeps the call's context. An
+// elicitation that fails or times out never reaches the handler again: the
+// middleware turns the SDK's error into a refusal the model can read
+// (reported through Options.OnDecision), instead of a protocol error.
+//
+// Other methods, and sessions on 2026-07-28 (where the client asks and the
+// signed expiry bounds the wait), pass through untouched.
+func (g *Gate) Middleware() mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/call" {
+				return next(ctx, method, req)
+			}
+			ss, ok := req.GetSession().(*mcp.ServerSession)
+			if !ok || !serverElicits(ss) {
+				return next(ctx, method, req)
+			}
+			ctx, cancel := context.WithCancelCause(ctx)
+			defer cancel(nil)
+			r := &round{cancel: cancel}
+			res, err := next(context.WithValue(ctx, roundKey{}, r), method, req)
+			d, refused := r.finish(err, g.timeout)
+			if !refused {
+				return res, err
+			}
+			if g.onDecision != nil {
+				g.onDecision(ctx, r.tool, d)
+			}
+			return d.result(), nil
+		}
+	}
+}
+
+type roundKey struct{}
+
+type phase int
+
+const (
+	idle     phase = iota // Check has not asked in this call
+	asking                // the SDK is waiting for the person
+	answered              // the answer reached Check in time
+	late                  // the timer fired first
+	finished              // the call returned
+)
+
+// round is the state of one tools/call on a session where the SDK asks on
+// the server's behalf. Its phase changes only under mu, so the timer and the
+// answer cannot both win.
+type round struct {
+	mu     sync.Mutex
+	phase  phase
+	state  string
+	tool   string
+	stop   func() bool
+	cancel context.CancelCauseFunc
+}
+
+// arm records the question and starts the wait. It fails if this call
+// already asked.
+func (r *round) arm(state, tool string, wait time.Duration, afterFunc func(time.Duration, func()) func() bool) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.phase != idle {
+		return false
+	}
+	r.phase, r.state, r.tool = asking, state, tool
+	r.stop = afterFunc(wait, r.expire)
+	return true
+}
+
+func (r *round) expire() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.phase == asking {
+		r.phase = late
+		r.cancel(errWaitTimeout)
+	}
+}
+
+type answerResult int
+
+const (
+	answerInTime answerResult = iota
+	answerLate
+	answerUnasked
+)
+
+// answer is called by Check when the retry arrives. An answer counts only if
+// this very call asked, with this very state.
+func (r *round) answer(state string) answerResult {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.phase == late:
+		return answerLate
+	case r.phase != asking || state != r.state:
+		r.halt()
+		return answerUnasked
+	}
+	r.halt()
+	r.phase = answered
+	return answerInTime
+}
+
+// halt stops the timer; the caller holds mu.
+func (r *round) halt() {
+	if r.stop != nil {
+		r.stop()
+		r.stop = nil
+	}
+	r.phase = finished
+}
+
+// finish ends the round when the handler chain returned. An error while
+// the SDK was asking (the handler was never called again) becomes a refusal;
+// any other error is not the gate's and passes through.
+func (r *round) finish(err error, wait time.Duration) (Decision, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.phase
+	r.halt()
+	if err == nil {
+		return Decision{}, false
+	}
+	switch p {
+	case late:
+		return timedOut(wait), true
+	case asking:
+		return failed(err.Error()), true
+	}
+	return Decision{}, false
+}

@@ -1,0 +1,115 @@
+package elicit
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Prompt is what a person is asked to approve: one call of one tool.
+type Prompt struct {
+	// Tool is the tool's flat name; "" means the name in the request.
+	Tool string
+	// Arguments are the validated arguments that will run; nil means the
+	// request's own arguments. The approval is bound to their canonical form.
+	Arguments json.RawMessage
+	// CommandLine is the exact command that will run, already quoted and
+	// escaped for display (execrunner.DisplayCommandLine) and redacted. The
+	// gate escapes it again so that no control character, ANSI sequence,
+	// bidirectional override or line break can reach the person's screen.
+	CommandLine string
+	// Trigger is the tag that gated the tool (e.g. "ai:confirm").
+	Trigger string
+}
+
+// approveField is the one property of the requested form.
+const approveField = "approve"
+
+// requestedSchema is a flat form with one required boolean, which every
+// form-capable client can render as a checkbox or a yes/no choice.
+func requestedSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			approveField: map[string]any{
+				"type":        "boolean",
+				"title":       "Approve",
+				"description": "Run exactly the command shown above",
+				"default":     false,
+			},
+		},
+		"required": []any{approveField},
+	}
+}
+
+// message is the text the person reads. Every caller-supplied piece is
+// escaped, so what is shown is exactly what the approval binds.
+func message(server, tool string, p Prompt) string {
+	trigger := p.Trigger
+	if trigger == "" {
+		trigger = "(none given)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The MCP server \"%s\" wants to run a command that needs your approval.\n\n", escape(server))
+	fmt.Fprintf(&b, "Command:\n    %s\n\n", escape(p.CommandLine))
+	fmt.Fprintf(&b, "Tool: %s\n", escape(tool))
+	fmt.Fprintf(&b, "Approval required by tag: %s\n\n", escape(trigger))
+	b.WriteString("Approve running exactly this command?")
+	return b.String()
+}
+
+// elicitParams is the question sent to the client.
+func elicitParams(msg string) *mcp.ElicitParams {
+	return &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: requestedSchema()}
+}
+
+// escape makes s safe to show to a person: every byte that is not valid
+// UTF-8 becomes \xNN; line breaks and tabs become \n, \r, \t; every other
+// rune that is not graphic (C0 and C1 controls including ESC, DEL, format
+// characters such as bidirectional overrides and zero-width spaces, line and
+// paragraph separators, private-use and unassigned code points) becomes
+// \xNN or \u{...}. ASCII space and all graphic runes are kept, and so is the
+// backslash: s is usually already escaped once, and doubling its backslashes
+// would change what the person reads.
+func escape(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || !isShown(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case isShown(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u{%04x}`, r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isShown(r rune) bool {
+	return r == ' ' || (unicode.IsPrint(r) && r != utf8.RuneError)
+}
