@@ -1,0 +1,74 @@
+# Build, run and test fisk-mcp. `make test` is what CI runs: it needs only Go
+# and the Go module proxy.
+
+GO       ?= go
+BIN      := bin
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo development)
+LDFLAGS  := -X main.version=$(VERSION)
+
+# `make run` serves fisk-demo on this address, with its inventory kept here.
+ADDR      ?= 127.0.0.1:8080
+DEMO_STATE ?= $(CURDIR)/.cache/fisk-demo
+
+# The whole `go test ./...` run, the NATS end-to-end test included (it builds
+# natscli on its first run), must end within this.
+TEST_TIMEOUT ?= 15m
+# Each fuzz target runs this long in `make fuzz` (and so in `make test`).
+FUZZTIME ?= 10s
+# Fuzz targets as PACKAGE:TARGET. Each must exist: a renamed target fails
+# loudly instead of silently no longer being fuzzed.
+FUZZ_TARGETS := ./execrunner:FuzzRingBuffer ./schema:FuzzRender
+
+# Pinned linter, installed through the module proxy into bin/ by `make lint`.
+STATICCHECK_VERSION := v0.8.2
+
+# vet, unit tests and fuzzing run in this order even under make -j.
+.NOTPARALLEL:
+
+.PHONY: all build run test vet unit fuzz bench lint docker clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/fisk-mcp ./cmd/fisk-mcp
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/fisk-demo ./cmd/fisk-demo
+
+run: build
+	@mkdir -p '$(DEMO_STATE)'
+	@echo 'Serving bin/fisk-demo (inventory in $(DEMO_STATE)) at http://$(ADDR)/mcp'
+	@echo 'Add it to Claude Code with:'
+	@echo '  claude mcp add --transport http fisk-demo http://$(ADDR)/mcp'
+	@echo 'Ctrl-C to stop.'
+	FISK_DEMO_STATE_DIR='$(DEMO_STATE)' $(BIN)/fisk-mcp serve --http $(ADDR) \
+		--read-only-tag impact:ro --global-flag format $(BIN)/fisk-demo
+
+test: vet unit fuzz
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		if ! $(GO) test -list "^$$name\$$" $$pkg | grep -qx "$$name"; then \
+			echo "fuzz target $$name not found in $$pkg: update FUZZ_TARGETS in the Makefile" >&2; exit 1; \
+		fi; \
+		echo "fuzzing $$pkg $$name for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+lint: vet
+	GOBIN='$(CURDIR)/$(BIN)' $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(BIN)/staticcheck ./...
+
+docker:
+	docker build --build-arg VERSION=$(VERSION) -t fisk-mcp .
+
+clean:
+	rm -rf $(BIN)
