@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/choria-io/fisk"
+
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+)
+
+// clientNames are the clients config knows, in the order of --help.
+var clientNames = []string{"claude-desktop", "claude-code", "vscode"}
+
+// launch is how a client starts fisk-mcp: the server's name in the client,
+// the absolute command, its arguments and extra environment.
+type launch struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     map[string]string
+}
+
+func (c *cli) runConfig(*fisk.ParseContext) error {
+	cmd := c.config
+	// Render the command line before the configuration file is merged in:
+	// the file is passed by path, and its values must not be repeated.
+	args, err := cmd.opts.args()
+	if err != nil {
+		return err
+	}
+	apps, err := absoluteApps(cmd.s.Apps)
+	if err != nil {
+		return err
+	}
+	p, _, err := cmd.loadPlan(true)
+	if err != nil {
+		return err
+	}
+	if p.Serving.HTTP != "" {
+		return errors.New("config writes configurations for clients that start fisk-mcp over stdio; drop --http (or http: from --config), or run fisk-mcp serve --http and use the claude mcp add line it prints")
+	}
+	exe, err := c.executable()
+	if err != nil {
+		return fmt.Errorf("locating the fisk-mcp binary: %w; install fisk-mcp and run it by its path", err)
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		fmt.Fprintf(c.stderr, "warning: %s is a temporary build (go run); install fisk-mcp (go install) and run config from the installed binary\n", exe)
+	}
+	env, err := parseEnvPairs(c.clientEnv)
+	if err != nil {
+		return err
+	}
+	l := launch{
+		Name:    serverKey(cmd.s.Name, p),
+		Command: exe,
+		Args:    append(append([]string{"serve"}, args...), apps...),
+		Env:     env,
+	}
+	out, err := renderClientConfig(c.client, l)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(c.stdout, out)
+	return err
+}
+
+// renderClientConfig renders l in the format the client documents.
+func renderClientConfig(client string, l launch) (string, error) {
+	switch client {
+	case "claude-desktop":
+		// claude_desktop_config.json: {"mcpServers": {NAME: {command, args, env}}}
+		return marshalIndent(map[string]any{"mcpServers": map[string]any{
+			l.Name: map[string]any{"command": l.Command, "args": l.Args, "env": l.Env},
+		}})
+	case "vscode":
+		// .vscode/mcp.json: {"servers": {NAME: {"type": "stdio", command, args, env}}}
+		return marshalIndent(map[string]any{"servers": map[string]any{
+			l.Name: map[string]any{"type": "stdio", "command": l.Command, "args": l.Args, "env": l.Env},
+		}})
+	case "claude-code":
+		// claude mcp add [options] NAME -- COMMAND [args...]; every option
+		// goes before the name.
+		argv := []string{"mcp", "add", "--transport", "stdio"}
+		for _, k := range sortedKeys(l.Env) {
+			argv = append(argv, "--env", k+"="+l.Env[k])
+		}
+		argv = append(argv, l.Name, "--", l.Command)
+		argv = append(argv, l.Args...)
+		return execrunner.DisplayCommandLine("claude", argv) + "\n", nil
+	default:
+		return "", fmt.Errorf("unknown client %q: use one of %s", client, strings.Join(clientNames, ", "))
+	}
+}
+
+func marshalIndent(v any) (string, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	return string(b) + "\n", nil
+}
+
+var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// serverKey names the server in the client's configuration: --name, else the
+// single app's prefix or binary name, else fisk-mcp.
+func serverKey(name string, p *plan) string {
+	if name == "" && len(p.Apps) == 1 {
+		name = p.Apps[0].Prefix
+		if name == "" {
+			name = filepath.Base(p.Apps[0].Path)
+		}
+	}
+	name = strings.Trim(unsafeKey.ReplaceAllString(name, "-"), "-")
+	if name == "" {
+		return "fisk-mcp"
+	}
+	return name
+}
+
+// absoluteApps renders APP arguments with absolute binary paths.
+func absoluteApps(apps []string) ([]string, error) {
+	out := make([]string, 0, len(apps))
+	for _, a := range apps {
+		prefix, path, err := splitApp(a)
+		if err != nil {
+			return nil, err
+		}
+		abs, err := resolveBinary(path)
+		if err != nil {
+			return nil, err
+		}
+		if prefix != "" {
+			abs = prefix + "=" + abs
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
+func parseEnvPairs(pairs []string) (map[string]string, error) {
+	env := map[string]string{}
+	for _, kv := range pairs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--env %q: write KEY=VALUE", kv)
+		}
+		env[k] = v
+	}
+	return env, nil
+}
+
+// args renders the flags the user gave as command-line arguments, file
+// paths made absolute. Registration order is kept, so output is stable.
+func (o *optionSet) args() ([]string, error) {
+	var out []string
+	for _, opt := range o.opts {
+		if !opt.set {
+			continue
+		}
+		vals := opt.render()
+		if opt.isBool {
+			if len(vals) == 1 && vals[0] == "true" {
+				out = append(out, "--"+opt.name)
+			} else {
+				out = append(out, "--no-"+opt.name)
+			}
+			continue
+		}
+		for _, v := range vals {
+			if opt.path && v != "" {
+				abs, err := filepath.Abs(v)
+				if err != nil {
+					return nil, fmt.Errorf("--%s %q: %w", opt.name, v, err)
+				}
+				if _, err := os.Stat(abs); err != nil {
+					return nil, fmt.Errorf("--%s: %w; the client would fail to start the server", opt.name, err)
+				}
+				v = abs
+			}
+			out = append(out, "--"+opt.name+"="+v)
+		}
+	}
+	return out, nil
+}
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

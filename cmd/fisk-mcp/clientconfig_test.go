@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// runConfigCommand runs fisk-mcp config from dir with a fixed executable.
+func runConfigCommand(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	c := newCLI(context.Background(), &stdout, &stderr)
+	c.executable = func() (string, error) { return "/opt/fisk-mcp/bin/fisk-mcp", nil }
+	c.app.Terminate(func(code int) { t.Fatalf("terminated with %d: %s", code, stderr.String()) })
+	_, err := c.app.Parse(append([]string{"config"}, args...))
+	return stdout.String(), err
+}
+
+// configFixture lays out relative paths that the generated configuration
+// must turn absolute.
+func configFixture(t *testing.T) (dir, app, cfg string) {
+	dir = t.TempDir()
+	app = fakeApp(t, dir, "nats")
+	cfg = writeFile(t, dir, "fisk-mcp.yaml", "confirm_tags: [impact:rw]\n", 0o600)
+	return dir, app, cfg
+}
+
+func TestClientConfigurationsParseBackWithAbsolutePaths(t *testing.T) {
+	for _, client := range []string{"claude-desktop", "vscode"} {
+		t.Run(client, func(t *testing.T) {
+			dir, app, cfg := configFixture(t)
+			out, err := runConfigCommand(t, dir, client, "--config", "fisk-mcp.yaml", "--confirm-tag", "ops:prod", "--no-watch", "--env", "NATS_CONTEXT=prod", "--timeout", "1m", "js=./nats")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]map[string]struct {
+				Type    string            `json:"type"`
+				Command string            `json:"command"`
+				Args    []string          `json:"args"`
+				Env     map[string]string `json:"env"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("not JSON: %v\n%s", err, out)
+			}
+			top := "mcpServers"
+			if client == "vscode" {
+				top = "servers"
+			}
+			if len(doc) != 1 || doc[top] == nil {
+				t.Fatalf("want one %q object, got %s", top, out)
+			}
+			srv, ok := doc[top]["js"]
+			if !ok {
+				t.Fatalf("server not named after the app's prefix: %s", out)
+			}
+			if client == "vscode" && srv.Type != "stdio" {
+				t.Errorf("vscode type = %q, want stdio", srv.Type)
+			}
+			if srv.Command != "/opt/fisk-mcp/bin/fisk-mcp" {
+				t.Errorf("command = %q", srv.Command)
+			}
+			want := []string{"serve", "--config=" + cfg, "--confirm-tag=ops:prod", "--timeout=1m0s", "--no-watch", "js=" + app}
+			if !slices.Equal(srv.Args, want) {
+				t.Errorf("args = %q\nwant   %q", srv.Args, want)
+			}
+			for _, a := range srv.Args {
+				if v, ok := strings.CutPrefix(a, "--config="); ok && !filepath.IsAbs(v) {
+					t.Errorf("relative path in %q", a)
+				}
+			}
+			if srv.Env["NATS_CONTEXT"] != "prod" {
+				t.Errorf("env = %v", srv.Env)
+			}
+		})
+	}
+}
+
+func TestClaudeCodeConfigurationIsAClaudeMCPAddLine(t *testing.T) {
+	dir, app, _ := configFixture(t)
+	out, err := runConfigCommand(t, dir, "claude-code", "--name", "my tools", "--env", "A=b", "--include", "^stream_", "./nats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(out, "\n") || strings.Count(out, "\n") != 1 {
+		t.Errorf("want one line, got %q", out)
+	}
+	words := strings.Fields(out)
+	// Options must precede the server name, and the server's command line
+	// follows "--".
+	sep := slices.Index(words, "--")
+	if sep < 0 || words[sep-1] != "my-tools" || words[sep+1] != "/opt/fisk-mcp/bin/fisk-mcp" || words[sep+2] != "serve" {
+		t.Fatalf("layout wrong: %q", out)
+	}
+	if !slices.Equal(words[:7], []string{"claude", "mcp", "add", "--transport", "stdio", "--env", "A=b"}) {
+		t.Errorf("options = %q", words[:7])
+	}
+	if words[len(words)-1] != app {
+		t.Errorf("app not absolute last: %q", out)
+	}
+	if !strings.Contains(out, "'--include=^stream_'") || !strings.Contains(out, "'--name=my tools'") {
+		t.Errorf("shell quoting missing: %q", out)
+	}
+}
+
+func TestClientConfigurationRefusesHTTP(t *testing.T) {
+	dir, app, _ := configFixture(t)
+	_, err := runConfigCommand(t, dir, "claude-desktop", "--http", "127.0.0.1:8080", app)
+	if err == nil || !strings.Contains(err.Error(), "stdio") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestClientConfigurationValidatesLikeServe(t *testing.T) {
+	dir, _, _ := configFixture(t)
+	_, err := runConfigCommand(t, dir, "vscode", "--include", "(", "./missing")
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = runConfigCommand(t, dir, "vscode", "--env", "NOEQUALS", "./nats")
+	if err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestServerKeyNamesTheServer(t *testing.T) {
+	cases := []struct {
+		name string
+		apps []appPlan
+		want string
+	}{
+		{"", []appPlan{{Path: "/usr/bin/nats"}}, "nats"},
+		{"", []appPlan{{Path: "/usr/bin/nats", Prefix: "js"}}, "js"},
+		{"", []appPlan{{Path: "/a"}, {Path: "/b"}}, "fisk-mcp"},
+		{"ops tools!", nil, "ops-tools"},
+	}
+	for _, tc := range cases {
+		if got := serverKey(tc.name, &plan{Apps: tc.apps}); got != tc.want {
+			t.Errorf("serverKey(%q, %v) = %q, want %q", tc.name, tc.apps, got, tc.want)
+		}
+	}
+}

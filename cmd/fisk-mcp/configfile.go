@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// configSchemaJSON is the contract of the configuration file. Validating
+// against it before decoding is what lets a typo name the key it got wrong.
+//
+//go:embed config.schema.json
+var configSchemaJSON []byte
+
+// fileConfig is the decoded configuration file. Pointers distinguish "not
+// set" from a zero value, so the command line can fill only what is absent.
+type fileConfig struct {
+	Apps            []fileApp `json:"apps"`
+	Include         []string  `json:"include"`
+	Exclude         []string  `json:"exclude"`
+	IncludeTags     []string  `json:"include_tags"`
+	ExcludeTags     []string  `json:"exclude_tags"`
+	ConfirmTags     []string  `json:"confirm_tags"`
+	ReadOnlyTags    []string  `json:"read_only_tags"`
+	AdditiveTags    []string  `json:"additive_tags"`
+	DestructiveTags []string  `json:"destructive_tags"`
+	IdempotentTags  []string  `json:"idempotent_tags"`
+	GlobalFlags     []string  `json:"global_flags"`
+	ScrubEnv        []string  `json:"scrub_env"`
+	Schema          *string   `json:"schema"`
+	LogLevel        *string   `json:"log_level"`
+	LogFormat       *string   `json:"log_format"`
+	HTTP            *string   `json:"http"`
+	Stateless       *bool     `json:"stateless"`
+	TokenFile       *string   `json:"token_file"`
+	AllowOrigins    []string  `json:"allow_origins"`
+	InsecureNoAuth  *bool     `json:"insecure_no_auth"`
+	Timeout         *string   `json:"timeout"`
+	Concurrency     *int      `json:"concurrency"`
+	ElicitTimeout   *string   `json:"elicit_timeout"`
+	Name            *string   `json:"name"`
+	Instructions    *string   `json:"instructions"`
+	Watch           *bool     `json:"watch"`
+	StateKeyFile    *string   `json:"state_key_file"`
+}
+
+// fileApp is one entry of apps: in the configuration file.
+type fileApp struct {
+	Path        string   `json:"path"`
+	Prefix      string   `json:"prefix"`
+	GlobalFlags []string `json:"global_flags"`
+}
+
+var configSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(configSchemaJSON))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	const url = "config.schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+})
+
+// loadConfigFile reads, validates and decodes a YAML configuration file.
+// Relative file paths in it are made relative to the file's directory, so a
+// configuration means the same thing from any working directory.
+func loadConfigFile(path string) (*fileConfig, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
+	}
+	cfg, err := parseConfig(raw)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	rel := func(p string) string {
+		if p == "" || filepath.IsAbs(p) || !strings.ContainsRune(p, filepath.Separator) && !strings.HasPrefix(p, ".") {
+			// A bare name (no separator) is looked up in PATH, like on the command line.
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	for i := range cfg.Apps {
+		cfg.Apps[i].Path = rel(cfg.Apps[i].Path)
+	}
+	relFile := func(p *string) {
+		if p != nil && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	relFile(cfg.TokenFile)
+	relFile(cfg.StateKeyFile)
+	return cfg, nil
+}
+
+// parseConfig validates YAML text against the configuration schema and
+// decodes it.
+func parseConfig(raw []byte) (*fileConfig, error) {
+	var doc any
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %w", err)
+	}
+	if doc == nil {
+		doc = map[string]any{}
+	}
+	// Round-trip through JSON so the validator sees JSON types (json.Number,
+	// map[string]any) whatever YAML produced.
+	js, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("not representable as JSON (keys must be strings): %w", err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		return nil, err
+	}
+	sch, err := configSchema()
+	if err != nil {
+		return nil, fmt.Errorf("compiling the built-in configuration schema: %w", err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			return nil, describeViolations(ve)
+		}
+		return nil, err
+	}
+	var cfg fileConfig
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, err
+	}
+	for _, d := range []struct {
+		key string
+		v   *string
+	}{{"timeout", cfg.Timeout}, {"elicit_timeout", cfg.ElicitTimeout}} {
+		if d.v == nil {
+			continue
+		}
+		if _, err := time.ParseDuration(*d.v); err != nil {
+			return nil, fmt.Errorf("%s: %w; write a duration such as 30s or 2m", d.key, err)
+		}
+	}
+	return &cfg, nil
+}
+
+// describeViolations turns a schema validation error into one line per
+// problem, each naming where it is and, for an unknown key, the key and the
+// closest known one.
+func describeViolations(ve *jsonschema.ValidationError) error {
+	var lines []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		lines = append(lines, describeLeaf(e))
+	}
+	walk(ve)
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
+	return fmt.Errorf("%s; see fisk-mcp serve --help for the settings", strings.Join(lines, "; "))
+}
+
+func describeLeaf(e *jsonschema.ValidationError) string {
+	where := instancePath(e.InstanceLocation)
+	if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+		known := knownKeys(e.InstanceLocation)
+		var parts []string
+		for _, key := range ap.Properties {
+			msg := fmt.Sprintf("unknown key %q", key)
+			if where != "" {
+				msg += " in " + where
+			}
+			if s := closest(key, known); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			parts = append(parts, msg)
+		}
+		return strings.Join(parts, "; ")
+	}
+	if where == "" {
+		where = "the document"
+	}
+	return fmt.Sprintf("%s: %s", where, e.ErrorKind.LocalizedString(message.NewPrinter(language.English)))
+}
+
+// instancePath renders a JSON pointer as apps[0].prefix.
+func instancePath(loc []string) string {
+	var b strings.Builder
+	for _, tok := range loc {
+		if _, err := strconv.Atoi(tok); err == nil {
+			fmt.Fprintf(&b, "[%s]", tok)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+// knownKeys lists the keys allowed at an object location of the schema.
+func knownKeys(loc []string) []string {
+	var sch struct {
+		Properties map[string]any `json:"properties"`
+		Defs       struct {
+			App struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"app"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(configSchemaJSON, &sch); err != nil {
+		return nil
+	}
+	props := sch.Properties
+	if len(loc) > 0 && loc[0] == "apps" {
+		props = sch.Defs.App.Properties
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// closest returns the known key nearest to key by edit distance, or "" when
+// none is plausibly what was meant.
+func closest(key string, known []string) string {
+	best, bestDist := "", len(key)/2+2
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(key), k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/lmittmann/tint"
+)
+
+// newLogger builds the process logger. It always writes to w (stderr in
+// practice): in stdio mode stdout is the protocol stream and must carry
+// nothing else.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(level)); err != nil {
+		lvl = slog.LevelInfo
+	}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lvl}))
+	}
+	return slog.New(tint.NewHandler(w, &tint.Options{
+		Level:      lvl,
+		TimeFormat: "15:04:05.000",
+		NoColor:    !colourful(w),
+	}))
+}
+
+// colourful reports whether w is a terminal that wants colour: a character
+// device, and the user has not opted out through NO_COLOR or TERM=dumb.
+func colourful(w io.Writer) bool {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,144 @@
+// Command fisk-mcp serves the commands of fisk command-line applications as
+// MCP tools.
+//
+//	fisk-mcp serve [flags] APP...     serve over stdio (default) or streamable HTTP
+//	fisk-mcp tools [flags] APP...     print what would be served
+//	fisk-mcp config CLIENT [flags] APP...  print a client configuration
+//	fisk-mcp version
+//
+// This package is flag parsing and wiring only: the work happens in
+// introspect, exposure, server, elicit and execrunner.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/choria-io/fisk"
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3";
+// otherwise the module version from the build information is used.
+var version = ""
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// command is one subcommand's own settings and the flags bound to them.
+type command struct {
+	s    settings
+	opts *optionSet
+}
+
+func newCommand() *command {
+	c := &command{}
+	c.opts = newOptionSet(&c.s)
+	return c
+}
+
+// cli is the fisk-mcp command line.
+type cli struct {
+	app            *fisk.Application
+	ctx            context.Context
+	stdout, stderr io.Writer
+
+	serve, tools, config *command
+	toolsJSON            bool
+	client               string
+	clientEnv            []string
+
+	// executable locates the running fisk-mcp binary (os.Executable).
+	executable func() (string, error)
+
+	// dryRun stops serve after validation; tests inspect planned.
+	dryRun  bool
+	planned *plan
+}
+
+func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
+	c := &cli{ctx: ctx, executable: os.Executable, stdout: stdout, stderr: stderr, serve: newCommand(), tools: newCommand(), config: newCommand()}
+	app := fisk.New("fisk-mcp", "Serve the commands of fisk command-line applications as MCP tools.")
+	app.Version(buildVersion())
+	app.Writer(stdout)
+	app.ErrorWriter(stderr)
+	app.UsageWriter(stderr)
+	c.app = app
+
+	serve := app.Command("serve", "Serve the apps' commands as MCP tools over stdio (default) or streamable HTTP").Action(c.runServe)
+	serve.HelpLong(serveHelp)
+	c.serve.opts.addSelection(serve)
+	c.serve.opts.addServing(serve)
+	c.serve.opts.addApps(serve)
+
+	tools := app.Command("tools", "Print the tools that serve would expose: name, app, behaviour, gate, tags and description").Action(c.runTools)
+	tools.Flag("json", "Print JSON for machines instead of a table").UnNegatableBoolVar(&c.toolsJSON)
+	c.tools.opts.addSelection(tools)
+	c.tools.opts.addApps(tools)
+
+	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
+	config.HelpLong(configHelp)
+	config.Arg("client", "The client: claude-desktop, claude-code or vscode").Required().EnumVar(&c.client, clientNames...)
+	config.Flag("env", "Set KEY=VALUE in the server's environment in the generated configuration (repeatable)").PlaceHolder("KEY=VALUE").StringsVar(&c.clientEnv)
+	c.config.opts.addSelection(config)
+	c.config.opts.addServing(config)
+	c.config.opts.addApps(config)
+
+	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
+		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", buildVersion())
+		return nil
+	})
+	return c
+}
+
+const serveHelp = `Each runnable, visible command of each APP becomes one tool named by its
+command path joined with "_" (PREFIX=PATH prefixes the names). Commands tagged
+ai:deny are never served. Commands tagged ai:confirm, or with a --confirm-tag,
+are gated: each call is shown to a person through the client's elicitation and
+runs only on an explicit approval; a client that cannot ask refuses them.
+
+Commands run as an argument vector, never through a shell, with the
+environment of fisk-mcp minus credential variables (and --scrub-env names).
+
+Over stdio nothing but the protocol is written to stdout; logs go to stderr.
+SIGINT and SIGTERM drain in-flight calls; with --watch, SIGHUP reloads.`
+
+const configHelp = `Paths to fisk-mcp, to every APP and to every file flag are made absolute,
+so the configuration works whatever directory the client starts in.
+
+  claude-desktop  the "mcpServers" entry for claude_desktop_config.json
+  claude-code     the "claude mcp add" command line
+  vscode          the "servers" entry for .vscode/mcp.json`
+
+// loadPlan merges the configuration file into a command's settings and
+// validates the result.
+func (cmd *command) loadPlan(serving bool) (*plan, *fileConfig, error) {
+	var f *fileConfig
+	if cmd.s.ConfigFile != "" {
+		var err error
+		if f, err = loadConfigFile(cmd.s.ConfigFile); err != nil {
+			return nil, nil, err
+		}
+	}
+	merge(&cmd.s, cmd.opts.given, f)
+	p, err := resolve(&cmd.s, f, serving)
+	return p, f, err
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c := newCLI(ctx, os.Stdout, os.Stderr)
+	c.app.MustParseWithUsage(os.Args[1:])
+}

@@ -1,0 +1,324 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"time"
+)
+
+// appPlan is one app to serve, its path resolved.
+type appPlan struct {
+	Prefix  string
+	Path    string // absolute
+	Globals []string
+}
+
+// selection is the validated policy shared by serve and tools.
+type selection struct {
+	Include, Exclude           []*regexp.Regexp
+	IncludeTags, ExcludeTags   []string
+	ConfirmTags                []string
+	ReadOnlyTags, AdditiveTags []string
+	DestructiveTags            []string
+	IdempotentTags             []string
+	Schema                     string
+}
+
+// plan is the whole validated configuration: nothing is started until every
+// part of it is known to be good.
+type plan struct {
+	Apps      []appPlan
+	Selection selection
+	ScrubEnv  []string
+	LogLevel  string
+	LogFormat string
+	Serving   *servingPlan // nil for tools
+}
+
+// servingPlan is the validated part only a running server needs.
+type servingPlan struct {
+	HTTP           string
+	Stateless      bool
+	Token          string // from --token-file or FISK_MCP_TOKEN; never logged
+	TokenFromFile  bool
+	AllowOrigins   []string
+	InsecureNoAuth bool
+	Timeout        time.Duration
+	Concurrency    int
+	ElicitTimeout  time.Duration
+	Name           string
+	Instructions   string
+	Watch          bool
+	StateKeyFile   string
+}
+
+// tokenEnv holds the HTTP bearer token itself (not a file name).
+const tokenEnv = "FISK_MCP_TOKEN"
+
+var prefixPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// merge folds the configuration file into settings: command-line values win
+// for single-valued settings, and repeatable ones are the file's list
+// followed by the command line's.
+func merge(s *settings, given func(name string) bool, f *fileConfig) {
+	if f == nil {
+		return
+	}
+	lists := []struct {
+		dst *[]string
+		src []string
+	}{
+		{&s.Include, f.Include}, {&s.Exclude, f.Exclude},
+		{&s.IncludeTags, f.IncludeTags}, {&s.ExcludeTags, f.ExcludeTags},
+		{&s.ConfirmTags, f.ConfirmTags},
+		{&s.ReadOnlyTags, f.ReadOnlyTags}, {&s.AdditiveTags, f.AdditiveTags},
+		{&s.DestructiveTags, f.DestructiveTags}, {&s.IdempotentTags, f.IdempotentTags},
+		{&s.GlobalFlags, f.GlobalFlags}, {&s.ScrubEnv, f.ScrubEnv},
+		{&s.AllowOrigins, f.AllowOrigins},
+	}
+	for _, l := range lists {
+		*l.dst = append(append([]string(nil), l.src...), *l.dst...)
+	}
+	str := func(flag string, dst *string, src *string) {
+		if src != nil && !given(flag) {
+			*dst = *src
+		}
+	}
+	boolean := func(flag string, dst *bool, src *bool) {
+		if src != nil && !given(flag) {
+			*dst = *src
+		}
+	}
+	dur := func(flag string, dst *time.Duration, src *string) {
+		if src != nil && !given(flag) {
+			*dst, _ = time.ParseDuration(*src) // validated by parseConfig
+		}
+	}
+	str("schema", &s.Schema, f.Schema)
+	str("log-level", &s.LogLevel, f.LogLevel)
+	str("log-format", &s.LogFormat, f.LogFormat)
+	str("http", &s.HTTP, f.HTTP)
+	boolean("stateless", &s.Stateless, f.Stateless)
+	str("token-file", &s.TokenFile, f.TokenFile)
+	boolean("insecure-no-auth", &s.InsecureNoAuth, f.InsecureNoAuth)
+	dur("timeout", &s.Timeout, f.Timeout)
+	if f.Concurrency != nil && !given("concurrency") {
+		s.Concurrency = *f.Concurrency
+	}
+	dur("elicit-timeout", &s.ElicitTimeout, f.ElicitTimeout)
+	str("name", &s.Name, f.Name)
+	str("instructions", &s.Instructions, f.Instructions)
+	boolean("watch", &s.Watch, f.Watch)
+	str("state-key-file", &s.StateKeyFile, f.StateKeyFile)
+}
+
+// resolve validates merged settings into a plan. serving says whether the
+// serving settings matter (serve) or not (tools). Every error says what to do.
+func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
+	p := &plan{ScrubEnv: s.ScrubEnv, LogLevel: s.LogLevel, LogFormat: s.LogFormat}
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	sel := &p.Selection
+	sel.Include = compileAll("--include", s.Include, fail)
+	sel.Exclude = compileAll("--exclude", s.Exclude, fail)
+	sel.IncludeTags, sel.ExcludeTags, sel.ConfirmTags = s.IncludeTags, s.ExcludeTags, s.ConfirmTags
+	sel.ReadOnlyTags, sel.AdditiveTags = s.ReadOnlyTags, s.AdditiveTags
+	sel.DestructiveTags, sel.IdempotentTags = s.DestructiveTags, s.IdempotentTags
+	sel.Schema = s.Schema
+	if sel.Schema != "restricted" && sel.Schema != "full" {
+		fail("--schema %q: use restricted or full", sel.Schema)
+	}
+	for _, name := range s.GlobalFlags {
+		if name == "" || strings.HasPrefix(name, "-") {
+			fail("--global-flag %q: give the flag's name without dashes, e.g. --global-flag context", name)
+		}
+	}
+
+	var specs []fileApp
+	if f != nil {
+		specs = append(specs, f.Apps...)
+	}
+	for _, arg := range s.Apps {
+		prefix, path, err := splitApp(arg)
+		if err != nil {
+			fail("%v", err)
+			continue
+		}
+		specs = append(specs, fileApp{Path: path, Prefix: prefix})
+	}
+	if len(specs) == 0 {
+		fail("no apps to serve: pass at least one fisk binary as PATH or PREFIX=PATH, or list apps in --config")
+	}
+	for _, spec := range specs {
+		path, err := resolveBinary(spec.Path)
+		if err != nil {
+			fail("%v", err)
+			continue
+		}
+		p.Apps = append(p.Apps, appPlan{
+			Prefix:  spec.Prefix,
+			Path:    path,
+			Globals: append(append([]string(nil), s.GlobalFlags...), spec.GlobalFlags...),
+		})
+	}
+
+	if serving {
+		sp, err := resolveServing(s)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		p.Serving = sp
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+func resolveServing(s *settings) (*servingPlan, error) {
+	sp := &servingPlan{
+		HTTP: s.HTTP, Stateless: s.Stateless, AllowOrigins: s.AllowOrigins,
+		InsecureNoAuth: s.InsecureNoAuth, Timeout: s.Timeout, Concurrency: s.Concurrency,
+		ElicitTimeout: s.ElicitTimeout, Name: s.Name, Instructions: s.Instructions,
+		Watch: s.Watch, StateKeyFile: s.StateKeyFile,
+	}
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if sp.Timeout <= 0 {
+		fail("--timeout %s: give a positive duration such as 30s", sp.Timeout)
+	}
+	if sp.ElicitTimeout <= 0 {
+		fail("--elicit-timeout %s: give a positive duration such as 2m", sp.ElicitTimeout)
+	}
+	if sp.Concurrency < 1 {
+		fail("--concurrency %d: allow at least 1 command at a time", sp.Concurrency)
+	}
+	if sp.HTTP == "" {
+		for _, o := range []struct {
+			name string
+			set  bool
+		}{{"--stateless", s.Stateless}, {"--allow-origin", len(s.AllowOrigins) > 0}, {"--insecure-no-auth", s.InsecureNoAuth}, {"--token-file", s.TokenFile != ""}} {
+			if o.set {
+				fail("%s only applies to streamable HTTP: add --http ADDR or remove it", o.name)
+			}
+		}
+	}
+	if s.TokenFile != "" {
+		tok, err := readToken(s.TokenFile)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		sp.Token, sp.TokenFromFile = tok, true
+	} else if sp.HTTP != "" {
+		sp.Token = strings.TrimSpace(os.Getenv(tokenEnv))
+	}
+	if s.StateKeyFile != "" {
+		if _, err := os.Stat(s.StateKeyFile); err != nil {
+			fail("--state-key-file: %v; create a file of at least 32 random bytes (e.g. head -c 32 /dev/urandom > FILE)", err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return sp, nil
+}
+
+// readToken reads a bearer token file: surrounding whitespace is ignored and
+// an empty token is refused, since it would authenticate everyone.
+func readToken(path string) (string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w; point it at a readable file holding the bearer token", err)
+	}
+	tok := strings.TrimSpace(string(raw))
+	if tok == "" {
+		return "", fmt.Errorf("--token-file %s is empty; write the bearer token into it", path)
+	}
+	if strings.ContainsAny(tok, "\r\n") {
+		return "", fmt.Errorf("--token-file %s holds more than one line; write only the bearer token", path)
+	}
+	return tok, nil
+}
+
+// splitApp parses an APP argument: PATH, or PREFIX=PATH when the text before
+// the first '=' is a valid prefix.
+func splitApp(arg string) (prefix, path string, err error) {
+	if arg == "" {
+		return "", "", errors.New(`empty APP: pass the path to a fisk binary, or PREFIX=PATH`)
+	}
+	if i := strings.IndexByte(arg, '='); i >= 0 && !strings.ContainsRune(arg[:i], filepath.Separator) {
+		prefix, path = arg[:i], arg[i+1:]
+		if !prefixPattern.MatchString(prefix) {
+			return "", "", fmt.Errorf("APP %q: prefix %q may only hold letters, digits, _ and -", arg, prefix)
+		}
+		if path == "" {
+			return "", "", fmt.Errorf("APP %q: give the binary after '=', e.g. %s=/usr/local/bin/tool", arg, prefix)
+		}
+		return prefix, path, nil
+	}
+	return "", arg, nil
+}
+
+// resolveBinary makes an app path absolute (bare names are looked up in
+// PATH) and checks that it is an executable file, so a typo fails at startup
+// rather than on the first call.
+func resolveBinary(path string) (string, error) {
+	if !strings.ContainsRune(path, filepath.Separator) {
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return "", fmt.Errorf("app %q: not found in PATH; pass the path to a fisk binary", path)
+		}
+		path = found
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("app %q: %w", path, err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("app %q: %w; pass the path to a fisk binary", path, unwrapPathError(err))
+	case fi.IsDir():
+		return "", fmt.Errorf("app %q is a directory; pass the path to a fisk binary", path)
+	case fi.Mode().Perm()&0o111 == 0:
+		return "", fmt.Errorf("app %q is not executable; chmod +x it or pass a fisk binary", path)
+	}
+	return abs, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// compileAll compiles regular expressions, reporting each bad one.
+func compileAll(what string, exprs []string, fail func(string, ...any)) []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, e := range exprs {
+		re, err := regexp.Compile(e)
+		if err != nil {
+			fail("%s %q is not a valid regular expression (%v); fix it (Go RE2 syntax)", what, e, unwrapRegexp(err))
+			continue
+		}
+		out = append(out, re)
+	}
+	return out
+}
+
+func unwrapRegexp(err error) string {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return string(se.Code) + ": " + se.Expr
+	}
+	return err.Error()
+}
