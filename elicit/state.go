@@ -26,7 +26,7 @@ const (
 	nonceBytes  = 16
 )
 
-var b64 = base64.RawURLEncoding
+var b64 = base64.RawURLEncoding.Strict()
 
 // binding is what an approval is bound to: recomputed on every round from
 // the call itself and compared with the signed claims.

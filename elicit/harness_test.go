@@ -1,0 +1,301 @@
+package elicit
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The protocol versions the gate must serve: one where the SDK asks from the
+// server, one where the client asks.
+const (
+	legacyVersion = "2025-11-25"
+	mrtrVersion   = "2026-07-28"
+)
+
+var versions = []string{legacyVersion, mrtrVersion}
+
+// fixture is a tiny MCP server with gated tools whose side effect is a
+// counter: a test knows a command ran if and only if the counter moved.
+type fixture struct {
+	t    *testing.T
+	gate *Gate
+	srv  *mcp.Server
+	ran  atomic.Int32
+
+	mu        sync.Mutex
+	decisions []Decision // every decision, in order: Check's and the middleware's
+
+	// run, if set, is called where the command would run.
+	run func(ctx context.Context)
+}
+
+type fixtureOptions struct {
+	gate          Options
+	noMiddleware  bool
+	clock         *fakeClock
+	timer         *fakeTimer
+	serverOptions *mcp.ServerOptions
+}
+
+func newFixture(t *testing.T, o fixtureOptions) *fixture {
+	t.Helper()
+	f := &fixture{t: t}
+	o.gate.OnDecision = func(_ context.Context, _ string, d Decision) { f.record(d) }
+	if o.gate.ServerName == "" {
+		o.gate.ServerName = "fixture-server"
+	}
+	g, err := NewGate(o.gate)
+	if err != nil {
+		t.Fatalf("NewGate: %v", err)
+	}
+	if o.clock != nil {
+		g.now = o.clock.now
+	}
+	if o.timer != nil {
+		g.afterFunc = o.timer.afterFunc
+	}
+	f.gate = g
+	f.srv = mcp.NewServer(&mcp.Implementation{Name: "fixture-server", Version: "v0.0.1"}, o.serverOptions)
+	if !o.noMiddleware {
+		f.srv.AddReceivingMiddleware(g.Middleware())
+	}
+	for _, name := range []string{"rm", "purge"} {
+		f.srv.AddTool(&mcp.Tool{
+			Name:        name,
+			Description: "removes a thing; needs approval",
+			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+		}, f.handle)
+	}
+	return f
+}
+
+// handle is a gated tools/call handler written the way the server writes
+// one: validate, Check, return the gate's result unless approved, run.
+func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if len(req.Params.Arguments) > 0 {
+		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+			return nil, err
+		}
+	}
+	res, d := f.gate.Check(ctx, req, Prompt{
+		Tool:        req.Params.Name,
+		Arguments:   req.Params.Arguments,
+		CommandLine: "fixture " + req.Params.Name + " -- " + in.Name,
+		Trigger:     "ai:confirm",
+	})
+	f.record(d)
+	if res != nil {
+		return res, nil
+	}
+	f.ran.Add(1)
+	if f.run != nil {
+		f.run(ctx)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran " + in.Name}}}, nil
+}
+
+func (f *fixture) record(d Decision) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.decisions = append(f.decisions, d)
+}
+
+// last returns the most recent decision.
+func (f *fixture) last() Decision {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.decisions) == 0 {
+		f.t.Fatal("the gate made no decision")
+	}
+	return f.decisions[len(f.decisions)-1]
+}
+
+func (f *fixture) codes() []Code {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var codes []Code
+	for _, d := range f.decisions {
+		codes = append(codes, d.Code)
+	}
+	return codes
+}
+
+// connect connects a client over in-memory transports at version.
+func (f *fixture) connect(version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t := f.t
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := f.srv.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatalf("server Connect: %v", err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	return connectClient(t, ct, version, opts)
+}
+
+// serveHTTP serves the fixture over streamable HTTP on a real socket.
+func (f *fixture) serveHTTP(stateless bool) string {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return f.srv },
+		&mcp.StreamableHTTPOptions{Stateless: stateless})
+	ts := httptest.NewServer(h)
+	f.t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func connectClient(t *testing.T, tr mcp.Transport, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
+	cs, err := c.Connect(t.Context(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("client Connect at %s: %v", version, err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// asker is a client-side elicitation handler that records what it was
+// asked and answers with a fixed result.
+type asker struct {
+	mu       sync.Mutex
+	messages []string
+	answer   func(ctx context.Context) (*mcp.ElicitResult, error)
+}
+
+func answering(action string, content map[string]any) *asker {
+	return &asker{answer: func(context.Context) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: action, Content: content}, nil
+	}}
+}
+
+func (a *asker) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	a.mu.Lock()
+	a.messages = append(a.messages, req.Params.Message)
+	a.mu.Unlock()
+	return a.answer(ctx)
+}
+
+func (a *asker) asked() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.messages...)
+}
+
+func (a *asker) options() *mcp.ClientOptions {
+	return &mcp.ClientOptions{ElicitationHandler: a.handle}
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("CallTool %s: %v", tool, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// wantRefused checks that res is an isError refusal mentioning want and
+// that nothing ran.
+func (f *fixture) wantRefused(res *mcp.CallToolResult, code Code, want string) {
+	t := f.t
+	t.Helper()
+	if !res.IsError {
+		t.Errorf("result is not an error: %q", text(res))
+	}
+	if !strings.Contains(text(res), want) {
+		t.Errorf("result text %q does not contain %q", text(res), want)
+	}
+	if got := f.last().Code; got != code {
+		t.Errorf("decision = %s (%s), want %s", got, f.last().Detail, code)
+	}
+	if n := f.ran.Load(); n != 0 {
+		t.Errorf("the command ran %d times, want 0", n)
+	}
+}
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)} }
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// fakeTimer is a test-driven time.AfterFunc with the same Stop semantics.
+type fakeTimer struct {
+	mu     sync.Mutex
+	timers []*fakeTimerEntry
+	armed  chan struct{} // receives once per afterFunc call
+}
+
+type fakeTimerEntry struct {
+	f             func()
+	stopped, done bool
+}
+
+func newFakeTimer() *fakeTimer { return &fakeTimer{armed: make(chan struct{}, 16)} }
+
+func (ft *fakeTimer) afterFunc(_ time.Duration, f func()) func() bool {
+	e := &fakeTimerEntry{f: f}
+	ft.mu.Lock()
+	ft.timers = append(ft.timers, e)
+	ft.mu.Unlock()
+	ft.armed <- struct{}{}
+	return func() bool {
+		ft.mu.Lock()
+		defer ft.mu.Unlock()
+		if e.stopped || e.done {
+			return false
+		}
+		e.stopped = true
+		return true
+	}
+}
+
+// fire runs every timer that has not been stopped, as if its time came.
+func (ft *fakeTimer) fire() {
+	ft.mu.Lock()
+	var due []func()
+	for _, e := range ft.timers {
+		if !e.stopped && !e.done {
+			e.done = true
+			due = append(due, e.f)
+		}
+	}
+	ft.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
