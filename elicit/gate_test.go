@@ -91,7 +91,9 @@ func TestAnythingButApprovalRefusesAndDoesNotRun(t *testing.T) {
 func TestFailedElicitationRefusesAndDoesNotRun(t *testing.T) {
 	answers := map[string]func(context.Context) (*mcp.ElicitResult, error){
 		"client error": func(context.Context) (*mcp.ElicitResult, error) { return nil, errors.New("no person here") },
-		"non-boolean":  func(context.Context) (*mcp.ElicitResult, error) { return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": "yes"}}, nil },
+		"non-boolean": func(context.Context) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": "yes"}}, nil
+		},
 	}
 	for name, answer := range answers {
 		t.Run(legacyVersion+"/"+name, func(t *testing.T) {
