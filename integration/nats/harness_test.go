@@ -1,0 +1,194 @@
+package nats
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+)
+
+const fiskMCPPackage = "github.com/fisk-mcp/fisk-mcp/cmd/fisk-mcp"
+
+// The binaries every test needs, prepared once on first use (not in TestMain,
+// so `go test -list` and benchmark runs do not build natscli).
+var (
+	prepareOnce sync.Once
+	fiskMCPBin  string
+	natsBin     string
+	prepareErr  error // building fisk-mcp failed: always a test failure
+	natsErr     error // installing natscli failed: see requireBinaries
+	cleanups    []func()
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, c := range cleanups {
+		c()
+	}
+	os.Exit(code)
+}
+
+// requireBinaries returns the fisk-mcp and nats binaries, or ends the test:
+// it fails when fisk-mcp does not build, and skips when natscli cannot be
+// had, except that in CI (CI=true) only a download failure may skip.
+func requireBinaries(t *testing.T) (fiskMCP, nats string) {
+	t.Helper()
+	prepareOnce.Do(func() {
+		bin, cleanup, err := fixture.BuildPackage(fiskMCPPackage, "fisk-mcp")
+		if err != nil {
+			prepareErr = err
+			return
+		}
+		cleanups = append(cleanups, cleanup)
+		fiskMCPBin = bin
+		natsBin, natsErr = installNATS(context.Background())
+	})
+	if prepareErr != nil {
+		t.Fatalf("building fisk-mcp: %v", prepareErr)
+	}
+	if natsErr != nil {
+		var ie *installError
+		inCI := os.Getenv("CI") == "true"
+		if errors.As(natsErr, &ie) && (ie.fetch || !inCI) {
+			t.Skipf("nats CLI %s not available, skipping the NATS end-to-end test: %v", natscliVersion, natsErr)
+		}
+		t.Fatalf("installing the nats CLI %s: %v", natscliVersion, natsErr)
+	}
+	return fiskMCPBin, natsBin
+}
+
+// sandbox is a private home for the nats CLI: its contexts and nsc stores go
+// here, and nothing of the user's own configuration can leak into a test.
+type sandbox struct {
+	home, config, data string
+}
+
+func newSandbox(t *testing.T) sandbox {
+	dir := t.TempDir()
+	return sandbox{
+		home:   dir,
+		config: filepath.Join(dir, "config"),
+		data:   filepath.Join(dir, "data"),
+	}
+}
+
+// env is the environment for fisk-mcp (and so for nats): the test's own,
+// without NATS_* settings, with HOME and the XDG directories in the sandbox.
+func (s sandbox) env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(name, "NATS_"), name == "HOME", strings.HasPrefix(name, "XDG_"):
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"HOME="+s.home,
+		"XDG_CONFIG_HOME="+s.config,
+		"XDG_DATA_HOME="+s.data,
+		"XDG_CACHE_HOME="+filepath.Join(s.home, "cache"),
+	)
+}
+
+// lockedBuffer collects the server's stderr for failure messages.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// serve starts `fisk-mcp serve ARGS... nats` over stdio in the sandbox and
+// connects the SDK's client to it. The client declares no elicitation
+// capability, so it cannot approve anything. The session and the process
+// end with the test.
+func serve(t *testing.T, sb sandbox, args ...string) *mcp.ClientSession {
+	t.Helper()
+	fiskMCP, nats := requireBinaries(t)
+	cmd := exec.Command(fiskMCP, append(append([]string{"serve"}, args...), nats)...)
+	cmd.Env = sb.env()
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("fisk-mcp stderr:\n%s", stderr.String())
+		}
+	})
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-nats-test", Version: "1.0.0"}, nil)
+	session, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v\nstderr:\n%s", cmd, err, stderr.String())
+	}
+	t.Cleanup(func() { session.Close() })
+	return session
+}
+
+// listTools returns every tool the server lists, by name, following pages.
+func listTools(t *testing.T, s *mcp.ClientSession) map[string]*mcp.Tool {
+	t.Helper()
+	tools := map[string]*mcp.Tool{}
+	for tool, err := range s.Tools(t.Context(), nil) {
+		if err != nil {
+			t.Fatalf("listing tools: %v", err)
+		}
+		if _, dup := tools[tool.Name]; dup {
+			t.Errorf("tool %q listed twice", tool.Name)
+		}
+		tools[tool.Name] = tool
+	}
+	return tools
+}
+
+// call calls a tool and returns the result and all of it as text (every
+// text content, then the structured content as JSON), so checks do not
+// depend on how the server splits output between the two.
+func call(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	res, err := s.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("calling %s: %v", name, err)
+	}
+	return res, resultText(res)
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var sb strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			sb.WriteString(tc.Text)
+			sb.WriteByte('\n')
+		}
+	}
+	if res.StructuredContent != nil {
+		enc := json.NewEncoder(&sb)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(res.StructuredContent); err != nil {
+			fmt.Fprintf(&sb, "(structured content does not marshal: %v)", err)
+		}
+	}
+	return sb.String()
+}
