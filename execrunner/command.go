@@ -14,23 +14,29 @@ const (
 // Command describes one run. The zero value of every optional field is a
 // documented default.
 type Command struct {
-	// Path is the binary to run. It is never interpreted by a shell.
+	// Path is the binary to run. It is never interpreted by a shell; a
+	// name without a slash is looked up in the server's PATH.
 	Path string
 	// Args is the argument vector after the program name.
 	Args []string
 	// Env is the complete environment of the child; build it with Environ.
-	// Nil means Environ(os.Environ(), nil).
+	// Nil means Environ(os.Environ(), nil). PWD is always replaced to agree
+	// with Dir.
 	Env []string
 	// Dir is the working directory; "" means the server's.
 	Dir string
-	// Timeout bounds the run; 0 means the context alone bounds it.
+	// Timeout bounds the run, from start to the leader's exit; 0 means the
+	// context alone bounds it. When it expires the group is killed and the
+	// run's error wraps ErrTimeout.
 	Timeout time.Duration
 	// KillGrace is the time between SIGTERM and SIGKILL; 0 means
 	// DefaultKillGrace.
 	KillGrace time.Duration
-	// CaptureLimit bounds the captured output; 0 means DefaultCaptureLimit.
+	// CaptureLimit bounds the captured output, head and tail together (the
+	// drop marker comes on top); 0 means DefaultCaptureLimit.
 	CaptureLimit int
-	// Redactor replaces known secrets in everything returned; may be nil.
+	// Redactor replaces known secrets in everything returned: the output,
+	// the command line and error texts. Nil redacts nothing.
 	Redactor *Redactor
 }
 
@@ -40,14 +46,15 @@ type Result struct {
 	ExitCode int
 	// Signal names the signal that killed the process, "" otherwise.
 	Signal string
-	// Output is stdout and stderr interleaved, valid UTF-8, head and tail
-	// kept within CaptureLimit with a marker where the middle was dropped.
+	// Output is stdout and stderr interleaved in the order written, valid
+	// UTF-8, redacted; head and tail kept within CaptureLimit with a marker
+	// counting the bytes dropped from the middle.
 	Output string
 	// Truncated reports whether the middle of the output was dropped.
 	Truncated bool
 	// BytesTotal is every byte the command wrote.
 	BytesTotal int64
-	// Duration is the wall time from start to exit.
+	// Duration is the wall time from start to the leader's exit.
 	Duration time.Duration
 	// CommandLine is the command for display: quoted, escaped, redacted.
 	CommandLine string

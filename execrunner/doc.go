@@ -1,6 +1,42 @@
-// Package execrunner runs one command as an argument vector, never through a
-// shell, and captures its output within a fixed bound.
+// Package execrunner runs one command as an argument vector and captures its
+// output within a fixed bound. Every tool call of fisk-mcp ends here, so a run
+// must stay safe, bounded and prompt whatever the command does: print a
+// gigabyte, hang, read stdin, or fork a grandchild that never exits.
+//
+// # What a run guarantees
+//
+//   - No shell. Command.Path is executed directly with Command.Args as its
+//     argv; no word splitting, globbing or expansion ever happens, so an
+//     argument value cannot become a second command. A Path without a slash
+//     is looked up in the server's PATH, as os/exec does (and, like os/exec,
+//     a result relative to the current directory is refused).
+//   - Empty stdin. The child's stdin is the null device: a command that reads
+//     it sees EOF at once. It never inherits the server's stdin, which in
+//     stdio mode is the protocol stream.
+//   - One process group per run. The child leads a new group. A timeout or a
+//     cancelled context sends SIGTERM to the whole group, then SIGKILL after
+//     Command.KillGrace. When the leader exits on its own, whatever is left
+//     in its group is killed at once: a finished call leaves no grandchild
+//     behind. The group is killed while the leader is still an unreaped
+//     zombie, so its id cannot have been reused by an unrelated process.
+//   - Bounded capture. stdout and stderr share one pipe and one writer, so
+//     their interleaving is the order in which the command wrote them. A
+//     RingBuffer keeps a head and a tail within Command.CaptureLimit and
+//     drops the middle, with a marker that counts the dropped bytes. Memory
+//     stays flat whatever the command prints; the output is valid UTF-8.
+//   - A scrubbed environment. Environ removes the credential variables of
+//     CredentialVars plus operator-named ones and adds LLMFORMAT=1; PWD is
+//     made to agree with the working directory.
+//   - Redaction. A Redactor replaces known secret values in the output, the
+//     displayed command line and error texts.
+//
+// # What it deliberately does not do
+//
+// A process that leaves the group on purpose (setsid, setpgid) escapes the
+// group kill: no portable unprivileged mechanism can follow it. Such a
+// process cannot hold a call open, though: os/exec's WaitDelay closes the
+// capture pipe after the kill grace, and the call returns.
+//
+// The package does not log and does not decide policy (which tools may run,
+// which need approval, how results are presented): callers do.
 package execrunner
-
-// Redactor replaces known secret values in text.
-type Redactor struct{ secrets []string }

@@ -1,0 +1,229 @@
+package execrunner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Process is a running command. Its supervision (timeout, cancellation,
+// killing the group, capturing output) runs on its own from Start onwards,
+// whether or not anyone calls Wait.
+type Process struct {
+	cmd         *exec.Cmd
+	ring        *RingBuffer
+	redactor    *Redactor
+	commandLine string
+	started     time.Time
+
+	// exited is closed once the leader has exited. On Linux it is then a
+	// zombie, still holding its pid and therefore its group id.
+	exited   chan struct{}
+	exitedAt time.Time
+	reaped   bool  // the leader was already reaped by cmd.Wait
+	waitErr  error // cmd.Wait's error, when reaped
+	done     chan struct{}
+	result   *Result
+	err      error
+}
+
+// Run starts c and waits for it: Start followed by Wait.
+func Run(ctx context.Context, c Command) (*Result, error) {
+	p, err := Start(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return p.Wait()
+}
+
+// Start starts c in a new process group with an empty stdin and returns at
+// once. A failure to start returns a *StartError; a context already done
+// returns an error wrapping ErrCanceled (or ErrTimeout for a deadline), and
+// nothing is started.
+func Start(ctx context.Context, c Command) (*Process, error) {
+	line := displayRedacted(c.Path, c.Args, c.Redactor)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w before starting %s (%w)", stopKind(err), line, context.Cause(ctx))
+	}
+	if c.Path == "" {
+		return nil, &StartError{CommandLine: "''", Reason: StartNotFound, Err: errors.New("empty binary path")}
+	}
+	if err := checkDir(c.Dir); err != nil {
+		return nil, &StartError{CommandLine: line, Reason: StartBadDir, Err: err}
+	}
+	grace := c.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+	env := c.Env
+	if env == nil {
+		env = Environ(os.Environ(), nil)
+	}
+	ring := NewRingBuffer(c.CaptureLimit)
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env = withPWD(env, c.Dir)
+	cmd.Dir = c.Dir
+	// The same writer for both makes os/exec hand the child one pipe as fd 1
+	// and fd 2: the kernel orders the writes, the interleaving is exact.
+	cmd.Stdout, cmd.Stderr = ring, ring
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A process that left the group can hold the pipe open after every
+	// member we could kill is gone; stop reading after the grace.
+	cmd.WaitDelay = grace
+	started := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, &StartError{CommandLine: line, Reason: startReason(c.Path, err), Err: err}
+	}
+	p := &Process{
+		cmd:         cmd,
+		ring:        ring,
+		redactor:    c.Redactor,
+		commandLine: line,
+		started:     started,
+		exited:      make(chan struct{}),
+		done:        make(chan struct{}),
+	}
+	go func() {
+		p.awaitLeader()
+		p.exitedAt = time.Now()
+		close(p.exited)
+	}()
+	go p.supervise(ctx, c.Timeout, grace)
+	return p, nil
+}
+
+// Pid is the process id of the command, which is also its process group id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// BytesSoFar is how many bytes the command has written so far to stdout and
+// stderr together. It is safe to call at any time from any goroutine, and
+// does not wait for the capture.
+func (p *Process) BytesSoFar() int64 { return p.ring.Total() }
+
+// Wait waits until the command has exited, its group is killed and its
+// output captured. A non-zero exit or a death by signal is a normal Result
+// with a nil error. After a timeout or a cancel, Wait returns the partial
+// Result together with an error wrapping ErrTimeout or ErrCanceled. Wait may
+// be called any number of times, from any goroutine.
+func (p *Process) Wait() (*Result, error) {
+	<-p.done
+	return p.result, p.err
+}
+
+// supervise enforces the timeout and the context, kills the group once the
+// leader is gone, collects the exit status and renders the output.
+func (p *Process) supervise(ctx context.Context, timeout, grace time.Duration) {
+	defer close(p.done)
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	var stopErr error
+	select {
+	case <-p.exited:
+	case <-expired:
+		stopErr = fmt.Errorf("%w after %v; process group killed", ErrTimeout, timeout)
+	case <-ctx.Done():
+		stopErr = fmt.Errorf("%w after %v (%w); process group killed",
+			stopKind(ctx.Err()), time.Since(p.started).Round(time.Millisecond), context.Cause(ctx))
+	}
+	if stopErr != nil {
+		select {
+		case <-p.exited:
+			stopErr = nil // it finished on its own just as it was stopped
+		default:
+			p.terminate(grace)
+		}
+	}
+	// Whatever is left of the group was abandoned by a leader that has
+	// exited: kill it now, not after a grace, so no call returns while its
+	// descendants still run.
+	p.signalGroup(syscall.SIGKILL)
+	if !p.reaped {
+		p.waitErr = p.cmd.Wait()
+	}
+	p.result, p.err = p.collect(stopErr)
+}
+
+// terminate asks the group to stop, and forces it after grace.
+func (p *Process) terminate(grace time.Duration) {
+	p.signalGroup(syscall.SIGTERM)
+	p.signalGroup(syscall.SIGCONT) // a stopped process cannot act on SIGTERM
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+		p.signalGroup(syscall.SIGKILL)
+		<-p.exited
+	}
+}
+
+// signalGroup sends sig to every process of the command's group. Errors
+// mean the group is already empty.
+func (p *Process) signalGroup(sig syscall.Signal) {
+	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+func (p *Process) collect(stopErr error) (*Result, error) {
+	state := p.cmd.ProcessState
+	if state == nil {
+		return nil, fmt.Errorf("waiting for %s: %w", p.commandLine, p.waitErr)
+	}
+	res := &Result{
+		ExitCode:    state.ExitCode(),
+		Output:      p.ring.render(p.redactor),
+		Truncated:   p.ring.Truncated(),
+		BytesTotal:  p.ring.Total(),
+		Duration:    p.exitedAt.Sub(p.started),
+		CommandLine: p.commandLine,
+	}
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		res.ExitCode = -1
+		res.Signal = signalName(ws.Signal())
+	}
+	return res, stopErr
+}
+
+// checkDir reports an unusable working directory before the start: with
+// SysProcAttr set, os.StartProcess leaves the check to the child's chdir,
+// whose failure would be indistinguishable from a missing binary.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		return &fs.PathError{Op: "chdir", Path: dir, Err: syscall.ENOTDIR}
+	}
+	return nil
+}
+
+// stopKind tells a deadline from a cancellation.
+func stopKind(ctxErr error) error {
+	if errors.Is(ctxErr, context.DeadlineExceeded) {
+		return ErrTimeout
+	}
+	return ErrCanceled
+}
+
+func displayRedacted(path string, args []string, r *Redactor) string {
+	if r != nil {
+		redacted := make([]string, len(args))
+		for i, a := range args {
+			redacted[i] = r.Redact(a)
+		}
+		path, args = r.Redact(path), redacted
+	}
+	return r.Redact(DisplayCommandLine(path, args))
+}

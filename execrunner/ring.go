@@ -1,0 +1,181 @@
+package execrunner
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// RingBuffer is an io.Writer that keeps the head and the tail of everything
+// written to it, within a fixed limit, and counts the rest.
+//
+// The first half of the limit (rounded up) holds the head: the first bytes
+// ever written, where a command says what it is doing. The second half is a
+// circular tail: the last bytes written, where errors and summaries usually
+// are. Everything in between is counted and dropped. Memory is at most limit
+// bytes whatever is written, and every write is one or two bulk copies.
+//
+// A RingBuffer is safe for concurrent use. Total never blocks, so it can be
+// polled for progress while a command runs.
+type RingBuffer struct {
+	total atomic.Int64
+
+	mu        sync.Mutex
+	headLimit int
+	tailLimit int
+	head      []byte // grows to headLimit, never beyond
+	tail      []byte // allocated (tailLimit bytes) once the head is full
+	tailPos   int    // where the next tail byte goes
+	tailLen   int    // how many bytes of tail hold data
+}
+
+// NewRingBuffer returns a RingBuffer keeping at most limit bytes of what is
+// written. A limit of 0 or less means DefaultCaptureLimit.
+func NewRingBuffer(limit int) *RingBuffer {
+	if limit <= 0 {
+		limit = DefaultCaptureLimit
+	}
+	return &RingBuffer{headLimit: limit - limit/2, tailLimit: limit / 2}
+}
+
+// Write keeps what fits in the head and the tail and counts everything. It
+// never fails: a command's output must never block or break on its capture.
+func (b *RingBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	b.mu.Lock()
+	if room := b.headLimit - len(b.head); room > 0 && len(p) > 0 {
+		if b.head == nil {
+			b.head = make([]byte, 0, b.headLimit)
+		}
+		k := min(room, len(p))
+		b.head = append(b.head, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) > 0 && b.tailLimit > 0 {
+		b.writeTail(p)
+	}
+	b.total.Add(int64(n))
+	b.mu.Unlock()
+	return n, nil
+}
+
+// writeTail appends p to the circular tail, keeping only its last tailLimit
+// bytes when p is longer than the tail.
+func (b *RingBuffer) writeTail(p []byte) {
+	if b.tail == nil {
+		b.tail = make([]byte, b.tailLimit)
+	}
+	if len(p) >= b.tailLimit {
+		copy(b.tail, p[len(p)-b.tailLimit:])
+		b.tailPos, b.tailLen = 0, b.tailLimit
+		return
+	}
+	k := copy(b.tail[b.tailPos:], p)
+	copy(b.tail, p[k:])
+	b.tailPos = (b.tailPos + len(p)) % b.tailLimit
+	b.tailLen = min(b.tailLen+len(p), b.tailLimit)
+}
+
+// Total is the number of bytes ever written, kept or not.
+func (b *RingBuffer) Total() int64 { return b.total.Load() }
+
+// Truncated reports whether some bytes were dropped from the middle.
+func (b *RingBuffer) Truncated() bool {
+	return b.Total() > int64(b.headLimit+b.tailLimit)
+}
+
+// String returns the captured output as valid UTF-8: everything written when
+// it fitted, otherwise the head, a marker naming how many bytes were dropped,
+// and the tail. The cuts never split a UTF-8 character; invalid sequences
+// written by the command are replaced with U+FFFD. The result holds at most
+// the limit's bytes of output plus the marker.
+func (b *RingBuffer) String() string {
+	return b.render(nil)
+}
+
+// snapshot copies out the head and the tail in write order, and the number of
+// bytes between them that were dropped.
+func (b *RingBuffer) snapshot() (head, tail []byte, dropped int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	head = append([]byte(nil), b.head...)
+	tail = make([]byte, 0, b.tailLen)
+	start := b.tailPos - b.tailLen
+	if start < 0 {
+		tail = append(tail, b.tail[start+len(b.tail):]...)
+		start = 0
+	}
+	tail = append(tail, b.tail[start:b.tailPos]...)
+	dropped = b.total.Load() - int64(len(head)+len(tail))
+	return head, tail, dropped
+}
+
+// render is String with secrets redacted. Redaction needs the raw cuts: a
+// secret straddling a cut would otherwise show its first bytes at the end of
+// the head or its last bytes at the start of the tail, where no complete
+// occurrence remains to be matched. Those fragments are dropped with the
+// middle (and counted).
+func (b *RingBuffer) render(r *Redactor) string {
+	head, tail, dropped := b.snapshot()
+	if dropped == 0 {
+		return validUTF8(r.Redact(string(head) + string(tail)))
+	}
+	head, tail, dropped = cutClean(head, tail, dropped, r)
+	var s strings.Builder
+	s.Grow(len(head) + len(tail) + 64)
+	s.WriteString(validUTF8(r.Redact(string(head))))
+	s.WriteString(dropMarker(dropped))
+	s.WriteString(validUTF8(r.Redact(string(tail))))
+	return s.String()
+}
+
+// cutClean moves the cut points so that neither splits a UTF-8 character nor
+// leaves a fragment of a secret next to the marker. Bytes removed from the
+// head's end or the tail's start join the dropped count.
+func cutClean(head, tail []byte, dropped int64, r *Redactor) ([]byte, []byte, int64) {
+	h := runeSafeEnd(head)
+	h -= r.prefixFragment(head[:h])
+	t := runeSafeStart(tail)
+	t += r.suffixFragment(tail[t:])
+	dropped += int64(len(head) - h + t)
+	return head[:h], tail[t:], dropped
+}
+
+// runeSafeEnd returns where to cut b so it does not end inside a UTF-8
+// character: before a trailing lead byte whose character is incomplete.
+func runeSafeEnd(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			return len(b)
+		}
+		if utf8.RuneStart(c) {
+			if utf8.FullRune(b[i:]) {
+				return len(b)
+			}
+			return i
+		}
+	}
+	return len(b)
+}
+
+// runeSafeStart returns where to cut b so it does not start inside a UTF-8
+// character: after at most three leading continuation bytes, which belong
+// to a character whose first byte was dropped.
+func runeSafeStart(b []byte) int {
+	i := 0
+	for i < len(b) && i < utf8.UTFMax-1 && !utf8.RuneStart(b[i]) {
+		i++
+	}
+	return i
+}
+
+func dropMarker(n int64) string {
+	return "\n[... " + strconv.FormatInt(n, 10) + " bytes dropped ...]\n"
+}
+
+func validUTF8(s string) string {
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
