@@ -1,0 +1,242 @@
+package introspect
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/choria-io/fisk"
+)
+
+// DefaultTimeout bounds an introspection when the caller's context has no
+// deadline. The real nats CLI answers in about 30 ms; 30 s only absorbs a
+// cold disk or a loaded machine.
+const DefaultTimeout = 30 * time.Second
+
+// MaxDocument is the default bound on the introspection output. The nats CLI,
+// one of the largest fisk applications, emits about 600 KB.
+const MaxDocument = 16 << 20
+
+// stderrLimit bounds the stderr kept for error messages.
+const stderrLimit = 4 << 10
+
+// waitDelay bounds how long Load waits for the output pipes to close after
+// the binary exited or was killed (a stray descendant may hold them open).
+const waitDelay = time.Second
+
+// Options tunes Load. The zero value is ready to use.
+type Options struct {
+	// Env is the complete environment of the child. nil means os.Environ();
+	// the caller passes the scrubbed environment (execrunner.Environ) so
+	// that credentials never reach a binary that has no use for them.
+	Env []string
+	// Timeout applies only when ctx has no deadline; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxBytes bounds stdout; 0 means MaxDocument. More is a rejection.
+	MaxBytes int64
+}
+
+// Load runs path --fisk-introspect and returns the decoded application
+// model. The model is checked the way Walk checks it, so an application
+// built with a fisk too old to precompute schemas fails here, naming the
+// binary and the command. Every error is an *Error.
+func Load(ctx context.Context, path string, opts Options) (*fisk.ApplicationModel, error) {
+	fail := func(kind, err error) *Error { return &Error{Binary: path, Kind: kind, Err: err} }
+
+	bin, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	out, err := run(ctx, path, bin, opts)
+	if err != nil {
+		return nil, err
+	}
+	app, err := decode(out)
+	if err != nil {
+		return nil, fail(ErrNotJSON, err)
+	}
+	if _, err := Walk(app); err != nil {
+		e := fail(ErrFiskTooOld, err)
+		var missing *MissingSchemaError
+		if errors.As(err, &missing) {
+			e.Command = missing.Commands[0]
+		}
+		return nil, e
+	}
+	return app, nil
+}
+
+// resolve finds the binary and checks that it can be executed, so the two
+// most common operator mistakes get their own message.
+func resolve(path string) (string, error) {
+	if !strings.ContainsRune(path, os.PathSeparator) {
+		bin, err := exec.LookPath(path)
+		if err != nil {
+			if errors.Is(err, exec.ErrDot) {
+				return "", &Error{Binary: path, Kind: ErrNotFound, Err: errors.New("found only in the current directory; name it as ./" + path)}
+			}
+			return "", &Error{Binary: path, Kind: ErrNotFound, Err: errors.New("not in PATH")}
+		}
+		return bin, nil
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", &Error{Binary: path, Kind: ErrNotFound, Err: errors.New("no such file")}
+	case err != nil:
+		return "", &Error{Binary: path, Kind: ErrNotExecutable, Err: err}
+	case fi.IsDir():
+		return "", &Error{Binary: path, Kind: ErrNotExecutable, Err: errors.New("it is a directory")}
+	case fi.Mode()&0o111 == 0:
+		return "", &Error{Binary: path, Kind: ErrNotExecutable, Err: errors.New("no execute permission")}
+	}
+	return path, nil
+}
+
+// run executes the introspection and returns stdout, classifying failures.
+func run(ctx context.Context, name, bin string, opts Options) ([]byte, error) {
+	timeout := time.Duration(0)
+	if _, ok := ctx.Deadline(); !ok {
+		timeout = opts.Timeout
+		if timeout <= 0 {
+			timeout = DefaultTimeout
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	limit := opts.MaxBytes
+	if limit <= 0 {
+		limit = MaxDocument
+	}
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+
+	// runCtx also ends when the output overflows, which kills the group at
+	// once instead of waiting for a flood to finish.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	stdout := &boundedBuffer{limit: limit, overflow: stop}
+	stderr := &headBuffer{limit: stderrLimit}
+
+	cmd := exec.CommandContext(runCtx, bin, "--fisk-introspect")
+	cmd.Env = env
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+	cmd.WaitDelay = waitDelay
+	ownGroup(cmd)
+
+	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return nil, interrupted(name, ctx, timeout)
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &Error{Binary: name, Kind: ErrNotExecutable, Err: fmt.Errorf("%w (a script whose interpreter is missing?)", err)}
+		}
+		return nil, &Error{Binary: name, Kind: ErrNotExecutable, Err: err}
+	}
+	waitErr := cmd.Wait()
+
+	switch {
+	case stdout.overflowed:
+		return nil, &Error{Binary: name, Kind: ErrTooLarge, Limit: limit}
+	case waitErr == nil:
+		return stdout.buf.Bytes(), nil
+	case ctx.Err() != nil:
+		return nil, interrupted(name, ctx, timeout)
+	}
+	e := &Error{Binary: name, Kind: ErrExit, ExitCode: -1, Stderr: stderr.String(), Err: waitErr}
+	var exitErr *exec.ExitError
+	if errors.As(waitErr, &exitErr) {
+		e.ExitCode = exitErr.ExitCode()
+		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			e.Signal = ws.Signal().String()
+		}
+	}
+	return nil, e
+}
+
+// interrupted classifies a run that ctx ended: a deadline (Load's own or the
+// caller's) is ErrTimeout; a cancellation keeps the context's error as Kind.
+func interrupted(name string, ctx context.Context, timeout time.Duration) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &Error{Binary: name, Kind: ErrTimeout, Timeout: timeout, Err: ctx.Err()}
+	}
+	return &Error{Binary: name, Kind: ctx.Err(), Err: ctx.Err()}
+}
+
+// boundedBuffer keeps stdout up to limit bytes; one byte more marks the
+// output as overflowed, calls overflow (which kills the child) and stops
+// the copy. The buffer is a field, not embedded: an embedded bytes.Buffer
+// would lend its ReadFrom to io.Copy and bypass the bound.
+type boundedBuffer struct {
+	buf        bytes.Buffer
+	limit      int64
+	overflowed bool
+	overflow   func()
+}
+
+var errOverflow = errors.New("output limit exceeded")
+
+func (b *boundedBuffer) Write(p []byte) (int, error) {
+	if b.overflowed {
+		return 0, errOverflow
+	}
+	if int64(b.buf.Len())+int64(len(p)) > b.limit {
+		b.overflowed = true
+		b.overflow()
+		return 0, errOverflow
+	}
+	return b.buf.Write(p)
+}
+
+// headBuffer keeps the first limit bytes and discards the rest: the first
+// lines of an error say what went wrong.
+type headBuffer struct {
+	buf   []byte
+	limit int
+	lost  bool
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	room := h.limit - len(h.buf)
+	if room < len(p) {
+		h.lost = true
+		if room > 0 {
+			h.buf = append(h.buf, p[:room]...)
+		}
+		return len(p), nil
+	}
+	h.buf = append(h.buf, p...)
+	return len(p), nil
+}
+
+// String returns the kept stderr as one readable line: valid UTF-8, control
+// characters (an ANSI sequence, a carriage return) replaced so they cannot
+// garble the operator's terminal.
+func (h *headBuffer) String() string {
+	s := strings.ToValidUTF8(string(h.buf), "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return '\uFFFD'
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if h.lost {
+		s += " [...]"
+	}
+	return s
+}
