@@ -47,8 +47,10 @@ type Confirmable interface {
 	// Command validates input and returns the exact argv (binary first)
 	// that Execute would run. Validation failures are *schema.ValidationError.
 	Command(input json.RawMessage) ([]string, error)
-	// TraceLine is the command line for display and logs: quoted, escaped
-	// and redacted. It never fails; invalid input yields the tool name.
+	// TraceLine is the command line for display and logs: quoted and
+	// escaped so that nothing in it can spoof a terminal or a prompt. It
+	// never fails; invalid input yields the tool name. Redaction of secrets
+	// is the serving surface's, which holds the Redactor.
 	TraceLine(input json.RawMessage) string
 }
 
@@ -76,6 +78,20 @@ func BehaviorOf(t Tool) Behavior {
 		return d.Behavior()
 	}
 	return ConservativeBehavior
+}
+
+// Sourced is implemented by tools that can say where they come from, for
+// listings, titles and collision messages.
+type Sourced interface {
+	// Source is the application binary's path, or "custom" for a
+	// caller-supplied tool.
+	Source() string
+	// Title is the human title: a command's path joined with spaces (the
+	// prefix and the application's name are not part of it), or a custom
+	// tool's name.
+	Title() string
+	// Tags are the tool's own tags in declaration order (a fresh copy).
+	Tags() []string
 }
 
 // Kind is the accounting axis of a tool; it appears in every log line.

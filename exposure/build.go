@@ -1,0 +1,249 @@
+package exposure
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/choria-io/fisk"
+
+	"github.com/fisk-mcp/fisk-mcp/introspect"
+	"github.com/fisk-mcp/fisk-mcp/schema"
+)
+
+// namePattern is what every tool name must fit: LLM APIs accept at most 64
+// characters, and clients add their own prefix.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// appContext is what every command of one application shares.
+type appContext struct {
+	app     *LoadedApp
+	globals []*fisk.FlagModel
+}
+
+// candidate is a tool claiming a final name. Application commands are only
+// compiled once they have won their name, so a filtered or colliding
+// command costs no schema work.
+type candidate struct {
+	name   string
+	source string // for messages: which application and command, or which custom tool
+	// application commands
+	app  *appContext
+	leaf introspect.Leaf
+	raw  string // the name before shortening
+	// caller-supplied tools
+	custom Tool
+}
+
+// Build turns loaded applications and caller-supplied tools into a tool set.
+//
+// Names are claimed in a fixed order: applications in the configured order,
+// each application's commands sorted by command path, then custom tools in
+// the order given. Collisions are found by counting final names (after
+// prefix and shortening). When reload is false a collision fails the build,
+// naming both sources; when reload is true the later claimant is left out and
+// recorded in Skipped, so a live set keeps serving. Because the order is fixed
+// and not the order of discovery, the same inputs always give the same set,
+// the same warnings and the same errors.
+func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	var cands []candidate
+	for i := range apps {
+		c, err := appCandidates(&apps[i], p)
+		if err != nil {
+			return nil, err
+		}
+		cands = append(cands, c...)
+	}
+	for i, t := range custom {
+		if t == nil {
+			return nil, fmt.Errorf("custom tool #%d is nil", i+1)
+		}
+		if !namePattern.MatchString(t.Name()) {
+			return nil, fmt.Errorf("custom tool %q: name must match %s", t.Name(), namePattern)
+		}
+		cands = append(cands, candidate{name: t.Name(), source: fmt.Sprintf("custom tool %q", t.Name()), custom: t})
+	}
+
+	winners, skipped, err := claimNames(cands, reload)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := compileAll(winners, p)
+	if err != nil {
+		return nil, err
+	}
+	return newToolSet(tools, warnings(winners, p), skipped), nil
+}
+
+// appCandidates lists the commands of one application that may become tools:
+// visible leaves, not ai:deny, selected by the policy, sorted by path.
+func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
+	if err := a.validate(); err != nil {
+		return nil, err
+	}
+	if a.Model == nil {
+		return nil, fmt.Errorf("application %q: no model; introspect it first", a.label())
+	}
+	globals, err := schema.Globals(a.Model, a.Globals)
+	if err != nil {
+		return nil, fmt.Errorf("application %q: %w", a.label(), err)
+	}
+	leaves, err := introspect.Walk(a.Model)
+	if err != nil {
+		var missing *introspect.MissingSchemaError
+		if errors.As(err, &missing) {
+			// Walk lists the commands in tree order; sort them so the
+			// message does not depend on the order of discovery.
+			err = &introspect.MissingSchemaError{Commands: slices.Sorted(slices.Values(missing.Commands))}
+		}
+		return nil, fmt.Errorf("application %q: %w", a.label(), err)
+	}
+	slices.SortFunc(leaves, func(x, y introspect.Leaf) int { return slices.Compare(x.Path, y.Path) })
+
+	ctx := &appContext{app: a, globals: globals}
+	out := make([]candidate, 0, len(leaves))
+	for _, leaf := range leaves {
+		tags := leaf.Command.Tags
+		if slices.Contains(tags, TagDeny) {
+			continue
+		}
+		raw := leaf.Name()
+		if a.Prefix != "" {
+			raw = a.Prefix + "_" + raw
+		}
+		name := schema.ToolName(raw)
+		if !p.selected(name, tags) {
+			continue
+		}
+		out = append(out, candidate{
+			name:   name,
+			source: fmt.Sprintf("application %q command %q", a.label(), leaf.FullCommand()),
+			app:    ctx,
+			leaf:   leaf,
+			raw:    raw,
+		})
+	}
+	return out, nil
+}
+
+// claimNames gives each final name to its first claimant in the fixed order.
+func claimNames(cands []candidate, reload bool) ([]candidate, []Skip, error) {
+	taken := make(map[string]*candidate, len(cands))
+	winners := make([]candidate, 0, len(cands))
+	var skipped []Skip
+	var errs []error
+	for i := range cands {
+		c := &cands[i]
+		first, ok := taken[c.name]
+		if !ok {
+			taken[c.name] = c
+			winners = append(winners, *c)
+			continue
+		}
+		if reload {
+			skipped = append(skipped, Skip{Name: c.name, Source: c.source, Reason: "name already taken by " + first.source})
+			continue
+		}
+		errs = append(errs, fmt.Errorf("tool name %q is claimed by both %s and %s; give one application a prefix (PREFIX=PATH) or exclude one of them", c.name, first.source, c.source))
+	}
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	return winners, skipped, nil
+}
+
+// compileAll builds the tools of the winning candidates, compiling command
+// schemas on all CPUs. Results keep the candidates' order, and the error
+// reported is the first in that order, so neither depends on scheduling.
+func compileAll(cands []candidate, p Policy) ([]Tool, error) {
+	tools := make([]Tool, len(cands))
+	errs := make([]error, len(cands))
+	workers := min(runtime.GOMAXPROCS(0), len(cands))
+	var next sync.Mutex
+	i := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				next.Lock()
+				j := i
+				i++
+				next.Unlock()
+				if j >= len(cands) {
+					return
+				}
+				tools[j], errs[j] = cands[j].tool(p)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(slices.DeleteFunc(errs, func(e error) bool { return e == nil })...); err != nil {
+		return nil, err
+	}
+	return tools, nil
+}
+
+// tool builds the candidate's tool.
+func (c *candidate) tool(p Policy) (Tool, error) {
+	if c.custom != nil {
+		return c.custom, nil
+	}
+	cmd, err := schema.NewCommand(c.leaf.Path, c.leaf.Command, c.app.globals, p.schemaMode())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.source, err)
+	}
+	tags := slices.Clone(c.leaf.Command.Tags)
+	title := c.leaf.FullCommand()
+	desc, model := describeCommand(c.app.app.Model.Name, title, c.leaf.Command.Help, c.leaf.Command.HelpLong, tags)
+	return &commandTool{
+		name:        c.name,
+		title:       title,
+		source:      c.app.app.Path,
+		binary:      c.app.app.Path,
+		tags:        tags,
+		description: desc,
+		modelDesc:   model,
+		behavior:    p.BehaviorForTags(tags),
+		trigger:     p.ConfirmTrigger(tags),
+		cmd:         cmd,
+	}, nil
+}
+
+// warnings lists, in the fixed order, what the operator should know about
+// the set: shortened names, unknown ai: tags, and confirm tags that gate
+// nothing (a typo there would leave tools ungated).
+func warnings(winners []candidate, p Policy) []string {
+	var out []string
+	used := map[string]bool{}
+	for _, c := range winners {
+		if c.custom != nil {
+			continue
+		}
+		if c.name != c.raw {
+			why := "is longer than 64 characters"
+			if len(c.raw) <= 64 {
+				why = "has characters outside [A-Za-z0-9_-]"
+			}
+			out = append(out, fmt.Sprintf("%s: tool name %q %s; shortened to %q (the title keeps the full command path)", c.source, c.raw, why, c.name))
+		}
+		for _, t := range c.leaf.Command.Tags {
+			used[t] = true
+			if strings.HasPrefix(t, aiTagPrefix) && !p.knownTag(t) {
+				out = append(out, fmt.Sprintf("%s: unknown tag %q has no effect (fisk-mcp reads %s; a private ai: tag is fine, a misspelt one is not)", c.source, t, reservedTagList))
+			}
+		}
+	}
+	for _, t := range p.ConfirmTags {
+		if !used[t] {
+			out = append(out, fmt.Sprintf("confirm tag %q matches no tool; check its spelling, or the tools it was meant to gate will run without approval", t))
+		}
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package exposure
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/fisk-mcp/fisk-mcp/schema"
+)
+
+// Policy is the operator's say over which commands become tools and how they
+// are gated and annotated. The zero value exposes every runnable, visible
+// command that is not tagged ai:deny, gates only ai:confirm, and advertises
+// restricted schemas.
+//
+// Selection (Include, Exclude, IncludeTags, ExcludeTags) chooses among
+// application commands; caller-supplied tools are the caller's explicit
+// choice and are not filtered. Selection runs after ai:deny, so no filter can
+// bring a denied command back.
+type Policy struct {
+	// Include, when not empty, keeps only tools whose final name (prefix
+	// included, after shortening) matches at least one expression.
+	Include []*regexp.Regexp
+	// Exclude drops tools whose final name matches any expression. Exclusion
+	// wins over inclusion.
+	Exclude []*regexp.Regexp
+	// IncludeTags, when not empty, keeps only tools carrying at least one of
+	// these tags. The empty tag "" matches untagged tools.
+	IncludeTags []string
+	// ExcludeTags drops tools carrying any of these tags; "" matches
+	// untagged tools. Exclusion wins over inclusion.
+	ExcludeTags []string
+	// ConfirmTags gates every tool carrying any of these tags (any tag, not
+	// only ai: ones). A tag here that matches no tool in the set is a warning:
+	// a typo would silently leave tools ungated.
+	ConfirmTags []string
+	// ReadOnlyTags, AdditiveTags, DestructiveTags and IdempotentTags map an
+	// application's own tags onto ai:read_only, ai:additive, ai:destructive
+	// and ai:idempotent (e.g. impact:ro onto ai:read_only).
+	ReadOnlyTags, AdditiveTags, DestructiveTags, IdempotentTags []string
+	// Schema selects the advertised schema; "" means schema.Restricted.
+	Schema schema.Mode
+}
+
+// validate rejects settings that can only be mistakes: an empty tag in a
+// gate or mapping list (it would match nothing) and an unknown schema mode.
+func (p Policy) validate() error {
+	lists := []struct {
+		flag string
+		tags []string
+	}{
+		{"confirm tag", p.ConfirmTags},
+		{"read-only tag", p.ReadOnlyTags},
+		{"additive tag", p.AdditiveTags},
+		{"destructive tag", p.DestructiveTags},
+		{"idempotent tag", p.IdempotentTags},
+	}
+	for _, l := range lists {
+		if slices.Contains(l.tags, "") {
+			return fmt.Errorf("empty %s: name the tag to map (for example impact:ro)", l.flag)
+		}
+	}
+	for _, re := range slices.Concat(p.Include, p.Exclude) {
+		if re == nil {
+			return fmt.Errorf("nil name filter expression")
+		}
+	}
+	switch p.Schema {
+	case "", schema.Restricted, schema.Full:
+		return nil
+	default:
+		return fmt.Errorf("unknown schema mode %q: use %q or %q", p.Schema, schema.Restricted, schema.Full)
+	}
+}
+
+func (p Policy) schemaMode() schema.Mode {
+	if p.Schema == "" {
+		return schema.Restricted
+	}
+	return p.Schema
+}
+
+// selected reports whether a command with the final name and tags passes the
+// operator's selection. Every non-empty include list must be satisfied;
+// any exclusion drops the tool.
+func (p Policy) selected(name string, tags []string) bool {
+	if len(p.Include) > 0 && !matchesAny(p.Include, name) {
+		return false
+	}
+	if matchesAny(p.Exclude, name) {
+		return false
+	}
+	if len(p.IncludeTags) > 0 && !tagsMatch(p.IncludeTags, tags) {
+		return false
+	}
+	return !tagsMatch(p.ExcludeTags, tags)
+}
+
+func matchesAny(res []*regexp.Regexp, name string) bool {
+	for _, re := range res {
+		if re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// tagsMatch reports whether tags carry one of want; "" in want matches a
+// tool with no tags at all.
+func tagsMatch(want, tags []string) bool {
+	if len(tags) == 0 {
+		return slices.Contains(want, "")
+	}
+	for _, t := range tags {
+		if slices.Contains(want, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// knownTag reports whether an ai: tag means something to fisk-mcp or to this
+// operator's policy; any other ai: tag earns a warning.
+func (p Policy) knownTag(tag string) bool {
+	if reservedTags[tag] {
+		return true
+	}
+	for _, l := range [][]string{p.ConfirmTags, p.ReadOnlyTags, p.AdditiveTags, p.DestructiveTags, p.IdempotentTags, p.IncludeTags, p.ExcludeTags} {
+		if slices.Contains(l, tag) {
+			return true
+		}
+	}
+	return false
+}

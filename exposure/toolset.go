@@ -1,0 +1,202 @@
+package exposure
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"slices"
+	"sort"
+	"sync/atomic"
+)
+
+// Skip records a tool left out of a reloaded set because its final name was
+// already taken by a tool earlier in the fixed order. Tools removed by the
+// operator's selection are not skips.
+type Skip struct {
+	Name   string // the colliding final name
+	Source string // the tool left out (application and command, or custom tool)
+	Reason string // what took the name first
+}
+
+// ToolSet is an immutable set of tools addressed by unique names. A change
+// arrives as a whole new set (see Current). Every accessor returns a copy;
+// a nil *ToolSet is an empty set.
+type ToolSet struct {
+	tools    []Tool // sorted by name
+	byName   map[string]Tool
+	prints   map[string][32]byte
+	warnings []string
+	skipped  []Skip
+}
+
+// newToolSet indexes tools (unique names, already checked) and fingerprints
+// them once, so Diff compares sets without re-serialising schemas.
+func newToolSet(tools []Tool, warnings []string, skipped []Skip) *ToolSet {
+	s := &ToolSet{
+		tools:    slices.Clone(tools),
+		byName:   make(map[string]Tool, len(tools)),
+		prints:   make(map[string][32]byte, len(tools)),
+		warnings: warnings,
+		skipped:  skipped,
+	}
+	sort.Slice(s.tools, func(i, j int) bool { return s.tools[i].Name() < s.tools[j].Name() })
+	for _, t := range s.tools {
+		s.byName[t.Name()] = t
+		s.prints[t.Name()] = fingerprint(t)
+	}
+	return s
+}
+
+// Lookup returns the tool called name. A command tagged ai:deny is never in
+// a set, so it cannot be found.
+func (s *ToolSet) Lookup(name string) (Tool, bool) {
+	if s == nil {
+		return nil, false
+	}
+	t, ok := s.byName[name]
+	return t, ok
+}
+
+// Tools returns the tools sorted by name, in a slice the caller owns.
+func (s *ToolSet) Tools() []Tool {
+	if s == nil {
+		return nil
+	}
+	return slices.Clone(s.tools)
+}
+
+// Len is the number of tools.
+func (s *ToolSet) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.tools)
+}
+
+// Warnings are the problems that did not stop the load, in a fixed order:
+// unknown ai: tags, shortened names, confirm tags that match no tool.
+func (s *ToolSet) Warnings() []string {
+	if s == nil {
+		return nil
+	}
+	return slices.Clone(s.warnings)
+}
+
+// Skipped lists the tools a reload left out because of a name collision.
+func (s *ToolSet) Skipped() []Skip {
+	if s == nil {
+		return nil
+	}
+	return slices.Clone(s.skipped)
+}
+
+// descriptor is everything a client or a person can observe about a tool
+// without calling it. Two tools with the same name and the same descriptor
+// are the same tool for Diff.
+type descriptor struct {
+	Description      string         `json:"description"`
+	ModelDescription string         `json:"model_description"`
+	Schema           map[string]any `json:"schema"`
+	Behavior         Behavior       `json:"behavior"`
+	Gate             *gateInfo      `json:"gate"`
+	MCP              bool           `json:"mcp"`
+	A2A              bool           `json:"a2a"`
+	Kind             Kind           `json:"kind"`
+	Presentation     Presentation   `json:"presentation,omitempty"`
+	Source           string         `json:"source,omitempty"`
+	Title            string         `json:"title,omitempty"`
+}
+
+// gateInfo is nil for a tool that cannot report a gate, which is different
+// from a tool that reports it needs none.
+type gateInfo struct {
+	Needs   bool   `json:"needs"`
+	Trigger string `json:"trigger"`
+}
+
+// fingerprint hashes t's canonical descriptor. encoding/json writes map keys
+// sorted, so equal descriptors always hash equally.
+func fingerprint(t Tool) [32]byte {
+	d := descriptor{
+		Description:      t.Description(),
+		ModelDescription: t.ModelDescription(),
+		Schema:           t.InputSchema(),
+		Behavior:         BehaviorOf(t),
+		MCP:              t.MCPExposable(),
+		A2A:              t.A2AExposable(),
+		Kind:             KindOf(t),
+	}
+	if c, ok := t.(Confirmable); ok {
+		d.Gate = &gateInfo{Needs: c.NeedsConfirm(), Trigger: c.ConfirmTrigger()}
+	}
+	if p, ok := t.(Describer); ok {
+		d.Presentation = p.Presentation()
+	}
+	if s, ok := t.(Sourced); ok {
+		d.Source, d.Title = s.Source(), s.Title()
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		// A schema that cannot be serialised cannot be advertised either;
+		// hash what we have so the set still differs from any other.
+		b = []byte(err.Error())
+	}
+	return sha256.Sum256(b)
+}
+
+// SetDiff is what changed between two sets, each list sorted by name.
+type SetDiff struct {
+	Added   []string
+	Removed []string
+	// Changed lists names present in both sets whose descriptor
+	// (description, schema, behaviour, gate, exposure, kind, source)
+	// differs.
+	Changed []string
+}
+
+// Empty reports whether nothing changed.
+func (d SetDiff) Empty() bool {
+	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0
+}
+
+// Diff compares two sets; a nil set is empty, so Diff(nil, s) adds all.
+func Diff(old, new *ToolSet) SetDiff {
+	var d SetDiff
+	for _, t := range new.Tools() {
+		name := t.Name()
+		if _, ok := old.Lookup(name); !ok {
+			d.Added = append(d.Added, name)
+		} else if old.prints[name] != new.prints[name] {
+			d.Changed = append(d.Changed, name)
+		}
+	}
+	for _, t := range old.Tools() {
+		if _, ok := new.Lookup(t.Name()); !ok {
+			d.Removed = append(d.Removed, t.Name())
+		}
+	}
+	return d
+}
+
+// Current is the tool set in force. Readers always see a whole set, never a
+// mixture of two; a new set replaces the old one in a single atomic step.
+// The zero value holds no set (Load returns nil, an empty set).
+type Current struct {
+	p atomic.Pointer[ToolSet]
+}
+
+// NewCurrent returns a Current holding s.
+func NewCurrent(s *ToolSet) *Current {
+	c := &Current{}
+	c.p.Store(s)
+	return c
+}
+
+// Load returns the set in force.
+func (c *Current) Load() *ToolSet { return c.p.Load() }
+
+// Publish makes s the set in force and returns what changed from the set it
+// replaced.
+func (c *Current) Publish(s *ToolSet) SetDiff {
+	old := c.p.Swap(s)
+	return Diff(old, s)
+}
