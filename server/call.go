@@ -1,0 +1,135 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// call runs one tools/call for the tool registered as name:
+//
+//	current set -> Confirmable -> validation -> approval gate ->
+//	concurrency slot -> Execute -> result
+//
+// The gate runs before the slot and outside the command's timeout, so a
+// person thinking does not hold a slot or eat the command's time. Every
+// failure after the lookup is an isError result the model can act on.
+func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	rec := newCallRecord(name, req)
+	defer s.logCall(ctx, rec)
+
+	tool, ok := s.tools.Load().Lookup(name)
+	if !ok || !tool.MCPExposable() {
+		rec.result = "unknown_tool"
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+	}
+	rec.kind = exposure.KindOf(tool)
+	gate, ok := tool.(exposure.Confirmable)
+	if !ok {
+		rec.result = "refused"
+		return errorResult("tool %q cannot report whether it needs a person's approval, so fisk-mcp refuses to run it; this is a server configuration problem, do not retry", name), nil
+	}
+	args := arguments(req)
+	// TraceLine is escaped but not redacted: redaction is the server's,
+	// which holds the secrets. The log and the approval prompt both use
+	// the redacted line.
+	rec.argv = s.cfg.Redactor.Redact(gate.TraceLine(args))
+
+	if _, err := gate.Command(args); err != nil {
+		rec.result = "invalid_arguments"
+		rec.err = err
+		return errorResult("invalid arguments for tool %q; nothing ran. Fix these and call again:\n%v", name, err), nil
+	}
+
+	if gate.NeedsConfirm() {
+		res, ok := s.approve(ctx, req, rec, gate, args)
+		if !ok {
+			return res, nil
+		}
+	}
+
+	ctx, end, err := s.calls.begin(ctx)
+	if err != nil {
+		rec.result = "draining"
+		return errorResult("%v", err), nil
+	}
+	defer end()
+	if err := s.acquire(ctx, name); err != nil {
+		rec.result = "cancelled"
+		return errorResult("the call was cancelled while waiting for a free slot (at most %d calls run at once); nothing ran", s.cfg.Concurrency), nil
+	}
+	defer s.release()
+
+	out, err := tool.Execute(ctx, args, s.deps(req, rec))
+	return s.result(name, out, err, rec), nil
+}
+
+// approve consults the gate. ok is true when the person approved exactly
+// this call; otherwise res is what the handler returns as is: an
+// input-required result (the question) or an isError refusal.
+func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, gate exposure.Confirmable, args json.RawMessage) (res *mcp.CallToolResult, ok bool) {
+	res, d := s.cfg.Gate.Check(ctx, req, elicit.Prompt{
+		Tool:        rec.tool,
+		Arguments:   args,
+		CommandLine: rec.argv,
+		Trigger:     gate.ConfirmTrigger(),
+	})
+	rec.decision = string(d.Code)
+	rec.decisionDetail = d.Detail
+	switch {
+	case d.Approved():
+		return nil, true
+	case d.Pending() && res != nil:
+		rec.result = "input_required"
+		return res, false
+	}
+	// Refused, or a pending decision without its question: fail closed.
+	rec.result = "refused"
+	if res == nil || !res.IsError {
+		rec.decision = string(elicit.CodeError)
+		res = errorResult("the call to %q was not approved, so nothing ran; do not retry unless the user asks you to", rec.tool)
+	}
+	return res, false
+}
+
+// arguments returns the call's raw arguments; absent arguments are the
+// empty object, so validation sees what the client meant.
+func arguments(req *mcp.CallToolRequest) json.RawMessage {
+	if req.Params == nil || len(req.Params.Arguments) == 0 {
+		return json.RawMessage("{}")
+	}
+	return req.Params.Arguments
+}
+
+// acquire takes a concurrency slot, waiting as long as ctx allows.
+func (s *Server) acquire(ctx context.Context, tool string) error {
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	if s.onSlotWait != nil {
+		s.onSlotWait(tool)
+	}
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) release() { <-s.slots }
+
+// errorResult is an isError result with one text block.
+func errorResult(format string, args ...any) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(format, args...)}},
+	}
+}

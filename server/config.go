@@ -1,0 +1,97 @@
+package server
+
+import (
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+)
+
+// Defaults for Config.
+const (
+	DefaultName             = "fisk-mcp"
+	DefaultConcurrency      = 4
+	DefaultTimeout          = 30 * time.Second
+	DefaultProgressInterval = time.Second
+	DefaultDrainTimeout     = 10 * time.Second
+)
+
+// Config configures a Server. The zero value of every field is a documented
+// default.
+type Config struct {
+	// Name and Version identify the server to clients; Name defaults to
+	// DefaultName and is also the server named in approval prompts.
+	Name, Version string
+	// Instructions are sent to clients at initialisation.
+	Instructions string
+	// Concurrency bounds the calls that run at once; 0 means
+	// DefaultConcurrency. Further calls wait for a slot (the wait respects
+	// cancellation).
+	Concurrency int
+	// Timeout bounds each command; 0 means DefaultTimeout, a negative value
+	// means no timeout (the client's cancel still ends the call). The wait
+	// for a person's approval is not part of it.
+	Timeout time.Duration
+	// KillGrace is the time between SIGTERM and SIGKILL of a cancelled or
+	// timed-out command's process group; 0 means execrunner.DefaultKillGrace.
+	KillGrace time.Duration
+	// Env is the complete environment of every command, normally
+	// execrunner.Environ(os.Environ(), scrub). Nil means execrunner's default
+	// (the inherited environment minus built-in credentials).
+	Env []string
+	// Redactor replaces known secrets in output and logged command lines.
+	Redactor *execrunner.Redactor
+	// Gate asks a person to approve gated calls; New installs its
+	// Middleware. Nil means a gate with default options, a per-process key,
+	// Name as the server name and DecisionLogger(Logger) as OnDecision.
+	Gate *elicit.Gate
+	// Logger receives one structured line per call and the server's own
+	// events. Nil means a text handler on stderr: never stdout, which is
+	// the protocol stream in stdio mode.
+	Logger *slog.Logger
+	// ProgressInterval is how often a running command reports progress to
+	// a client that asked for it; 0 means DefaultProgressInterval.
+	ProgressInterval time.Duration
+	// DrainTimeout is how long ServeStdio lets in-flight calls finish after
+	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
+	// HTTPConfig.DrainTimeout, when set, takes precedence for ServeHTTP.
+	DrainTimeout time.Duration
+}
+
+// withDefaults returns c with every zero field replaced by its default.
+func (c Config) withDefaults() (Config, error) {
+	if c.Name == "" {
+		c.Name = DefaultName
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = DefaultConcurrency
+	}
+	switch {
+	case c.Timeout == 0:
+		c.Timeout = DefaultTimeout
+	case c.Timeout < 0:
+		c.Timeout = 0
+	}
+	if c.KillGrace <= 0 {
+		c.KillGrace = execrunner.DefaultKillGrace
+	}
+	if c.ProgressInterval <= 0 {
+		c.ProgressInterval = DefaultProgressInterval
+	}
+	if c.DrainTimeout <= 0 {
+		c.DrainTimeout = DefaultDrainTimeout
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if c.Gate == nil {
+		g, err := elicit.NewGate(elicit.Options{ServerName: c.Name, OnDecision: DecisionLogger(c.Logger)})
+		if err != nil {
+			return c, err
+		}
+		c.Gate = g
+	}
+	return c, nil
+}

@@ -1,0 +1,212 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults for HTTPConfig.
+const (
+	DefaultAddr           = "127.0.0.1:8080"
+	DefaultMaxBodyBytes   = 4 << 20
+	DefaultSessionTimeout = 30 * time.Minute
+	// DefaultEventStoreBytes bounds the memory kept for resuming SSE
+	// streams, across all sessions.
+	DefaultEventStoreBytes = 8 << 20
+	// DefaultRetryHint is the reconnection delay announced on SSE streams.
+	DefaultRetryHint = 2 * time.Second
+)
+
+// HTTPConfig configures the streamable HTTP transport. The zero value of
+// every field is a documented default.
+type HTTPConfig struct {
+	// Addr is the address to bind; "" means DefaultAddr (loopback).
+	Addr string
+	// Stateless serves every request without a session. Stateless servers
+	// cannot ask legacy (pre-2026-07-28) clients for approval, so gated
+	// tools are refused for them.
+	Stateless bool
+	// Token is the bearer token every /mcp request must carry. A
+	// non-loopback address needs one, unless InsecureNoAuth is set.
+	Token string
+	// InsecureNoAuth allows a non-loopback address without a token. It is
+	// logged as a warning: anyone who can reach the port can run the tools.
+	InsecureNoAuth bool
+	// AllowOrigins lists browser origins ("scheme://host[:port]") allowed
+	// besides the server's own; any other cross-origin request gets 403.
+	AllowOrigins []string
+	// MaxBodyBytes bounds request bodies (413 beyond); 0 means
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// SessionTimeout closes sessions idle that long; 0 means
+	// DefaultSessionTimeout, a negative value never closes them.
+	SessionTimeout time.Duration
+	// DrainTimeout is how long in-flight calls may finish once ServeHTTP's
+	// context ends; 0 means Config.DrainTimeout.
+	DrainTimeout time.Duration
+	// EventStoreBytes bounds the events kept to resume SSE streams; 0
+	// means DefaultEventStoreBytes.
+	EventStoreBytes int
+	// RetryHint is the SSE reconnection delay sent to clients; 0 means
+	// DefaultRetryHint.
+	RetryHint time.Duration
+}
+
+func (c HTTPConfig) withDefaults(drain time.Duration) HTTPConfig {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	switch {
+	case c.SessionTimeout == 0:
+		c.SessionTimeout = DefaultSessionTimeout
+	case c.SessionTimeout < 0:
+		c.SessionTimeout = 0
+	}
+	if c.DrainTimeout <= 0 {
+		c.DrainTimeout = drain
+	}
+	if c.EventStoreBytes <= 0 {
+		c.EventStoreBytes = DefaultEventStoreBytes
+	}
+	if c.RetryHint <= 0 {
+		c.RetryHint = DefaultRetryHint
+	}
+	return c
+}
+
+// ListenHTTP validates cfg, binds its address and returns the listener and
+// the handler serving /mcp and GET /healthz. Binding happens here, before
+// serving, so the caller can report the bound address (Addr may use port 0)
+// and fail early. A non-loopback address without a token is refused unless
+// cfg.InsecureNoAuth is set.
+func (s *Server) ListenHTTP(cfg HTTPConfig) (net.Listener, http.Handler, error) {
+	cfg = cfg.withDefaults(s.cfg.DrainTimeout)
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("listening on %s: %w", cfg.Addr, err)
+	}
+	if !isLoopbackAddr(ln.Addr()) && cfg.Token == "" {
+		if !cfg.InsecureNoAuth {
+			ln.Close()
+			return nil, nil, fmt.Errorf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (FISK_MCP_TOKEN) or explicitly allow unauthenticated access", ln.Addr())
+		}
+		s.log.Warn("serving a non-loopback address without authentication: anyone who can reach it can run the exposed tools", "addr", ln.Addr().String())
+	}
+	h, err := s.httpHandler(cfg)
+	if err != nil {
+		ln.Close()
+		return nil, nil, err
+	}
+	return ln, h, nil
+}
+
+// httpHandler assembles the HTTP surface: Host, Origin and token checks in
+// front of the SDK's streamable handler at /mcp, and /healthz.
+func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
+	origins, err := newOriginCheck(cfg.AllowOrigins)
+	if err != nil {
+		return nil, err
+	}
+	opts := &mcp.StreamableHTTPOptions{
+		Stateless:      cfg.Stateless,
+		Logger:         sdkLogger(s.log),
+		SessionTimeout: cfg.SessionTimeout,
+		// Requests on the 2026-07-28 protocol live exactly as long as
+		// their POST: when the client goes, cancel the call.
+		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          cfg.MaxBodyBytes,
+	}
+	if !cfg.Stateless {
+		store := mcp.NewMemoryEventStore(nil)
+		store.SetMaxBytes(cfg.EventStoreBytes)
+		opts.EventStore = store
+	}
+	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, opts)
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", requireToken(cfg.Token, withRetryHint(cfg.RetryHint, streamable)))
+	mux.HandleFunc("GET /healthz", s.healthz)
+	return checkHost(origins.handler(mux)), nil
+}
+
+// healthz answers liveness probes. It needs no token, since probes carry
+// no credentials, and reveals only the number of tools.
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(map[string]any{"status": "ok", "tools": len(s.registered())})
+}
+
+// registered returns the names of the tools currently registered with the
+// SDK, i.e. the MCP-exposable tools of the current set.
+func (s *Server) registered() []string {
+	s.publish.Lock()
+	defer s.publish.Unlock()
+	names := make([]string, 0, len(s.added))
+	for name := range s.added {
+		names = append(names, name)
+	}
+	return names
+}
+
+// responseSlack is how long shutdown waits, after the drain, for POST
+// responses still being written (or for elicitations in progress) before it
+// closes the sessions.
+const responseSlack = time.Second
+
+// ServeHTTP serves h on ln until ctx ends, then shuts down: it stops
+// accepting connections, refuses new calls, lets in-flight calls finish for
+// cfg.DrainTimeout, cancels what remains (killing process groups), closes
+// every session and returns. It returns early only if serving fails.
+func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, cfg HTTPConfig) error {
+	cfg = cfg.withDefaults(s.cfg.DrainTimeout)
+	active := newRequestTracker()
+	srv := &http.Server{
+		Handler:           active.handler(h),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slogErrorLog(s.log),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	s.log.Info("serving streamable HTTP", "addr", ln.Addr().String(), "stateless", cfg.Stateless)
+
+	select {
+	case err := <-served:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+
+	// Stop accepting; Shutdown also closes idle connections, but it waits
+	// for streams that never idle (SSE), so it runs alongside the drain.
+	shutdown := make(chan struct{})
+	go func() {
+		_ = srv.Shutdown(context.Background())
+		close(shutdown)
+	}()
+	s.drain(cfg.DrainTimeout)
+	// Let the responses of the drained calls reach their clients before
+	// the sessions close.
+	waitClosed(active.idleChan(), responseSlack)
+	for ss := range s.mcp.Sessions() {
+		ss.Close()
+	}
+	if !waitClosed(shutdown, drainSlack) {
+		srv.Close()
+	}
+	<-served
+	s.log.Info("streamable HTTP stopped")
+	return nil
+}

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// result turns what Execute returned into the tool result. A command's
+// record becomes a CommandResult envelope (also on a timeout or cancel, so
+// the model sees the partial output); an in-process tool's output passes
+// through as the JSON it produced.
+func (s *Server) result(name string, out *exposure.Outcome, err error, rec *callRecord) *mcp.CallToolResult {
+	if out != nil && out.Exec != nil {
+		rec.exec = out.Exec
+	}
+	if err != nil {
+		rec.err = err
+		return s.failure(name, out, err, rec)
+	}
+	switch {
+	case out == nil:
+		rec.result = "empty"
+		return errorResult("tool %q produced no outcome; this is a bug in the tool, do not retry", name)
+	case out.Deferred:
+		rec.result = "deferred"
+		return errorResult("tool %q answered that its result would arrive later, which MCP cannot deliver; nothing will follow", name)
+	case out.Exec != nil:
+		rec.result = "ok"
+		if out.Exec.ExitCode != 0 {
+			rec.result = "exit"
+		}
+		return envelopeResult(out.Exec, false, "")
+	default:
+		rec.result = "ok"
+		return passThrough(out.Output)
+	}
+}
+
+// failure is the isError result for an Execute error, with the partial
+// command record when there is one.
+func (s *Server) failure(name string, out *exposure.Outcome, err error, rec *callRecord) *mcp.CallToolResult {
+	var startErr *execrunner.StartError
+	var msg string
+	switch {
+	case errors.Is(err, execrunner.ErrTimeout):
+		rec.result = "timeout"
+		msg = fmt.Sprintf("the command timed out after %s and its process group was killed; any partial output is included. Narrow the request, or ask the operator to raise the timeout", s.cfg.Timeout)
+	case errors.Is(err, execrunner.ErrCanceled):
+		rec.result = "cancelled"
+		msg = "the call was cancelled and the command's process group was killed"
+		if s.calls.stop.Err() != nil {
+			msg = "the server shut down before the command finished, so its process group was killed"
+		}
+	case errors.As(err, &startErr):
+		rec.result = "start_failed"
+		msg = fmt.Sprintf("the command could not be started: %v; this is a server configuration problem, do not retry", err)
+	default:
+		rec.result = "error"
+		msg = fmt.Sprintf("tool %q failed: %v", name, err)
+	}
+	if out != nil && out.Exec != nil {
+		return envelopeResult(out.Exec, true, msg)
+	}
+	return errorResult("%s", msg)
+}
+
+// envelopeResult wraps a command record as structuredContent plus the same
+// JSON as text; message, when set, precedes it.
+func envelopeResult(r *execrunner.Result, isError bool, message string) *mcp.CallToolResult {
+	env := CommandResult{
+		Command:    r.CommandLine,
+		ExitCode:   r.ExitCode,
+		Signal:     r.Signal,
+		Output:     r.Output,
+		Truncated:  r.Truncated,
+		BytesTotal: r.BytesTotal,
+		DurationMS: r.Duration.Milliseconds(),
+	}
+	data, err := json.Marshal(env)
+	if err != nil {
+		// Only invalid UTF-8 could fail here, and execrunner guarantees
+		// valid UTF-8; report rather than panic.
+		return errorResult("encoding the command result: %v", err)
+	}
+	res := &mcp.CallToolResult{IsError: isError, StructuredContent: json.RawMessage(data)}
+	if message != "" {
+		res.Content = append(res.Content, &mcp.TextContent{Text: message})
+	}
+	res.Content = append(res.Content, &mcp.TextContent{Text: string(data)})
+	return res
+}
+
+// passThrough returns an in-process tool's JSON as structured content and
+// text; output that is not JSON is returned as text alone.
+func passThrough(output json.RawMessage) *mcp.CallToolResult {
+	if len(output) == 0 {
+		output = json.RawMessage("null")
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(output)}}}
+	if string(output) != "null" && json.Valid(output) {
+		res.StructuredContent = output
+	}
+	return res
+}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sort"
+	"sync"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server is an MCP server over the current tool set. Create it with New,
+// serve it with ServeStdio or ListenHTTP and ServeHTTP, and replace its tools
+// with Publish. A Server is drained once: after a serve method has drained it
+// on shutdown it refuses further calls.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	tools   *exposure.Current
+	mcp     *mcp.Server
+	slots   chan struct{}
+	calls   *callTracker
+	publish sync.Mutex        // serialises Publish
+	added   map[string]string // registered name -> descriptor fingerprint
+
+	// onSlotWait, when set by tests, is called when a call starts waiting
+	// for a concurrency slot.
+	onSlotWait func(tool string)
+}
+
+// New returns a server over tools, registering every MCP-exposable tool of
+// tools.Load(). tools stays the source of truth: calls look tools up in its
+// current set, and Publish swaps it.
+func New(cfg Config, tools *exposure.Current) (*Server, error) {
+	if tools == nil || tools.Load() == nil {
+		return nil, errors.New("server: no tool set to serve; load one with exposure.Load and wrap it in exposure.NewCurrent")
+	}
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg:   cfg,
+		log:   cfg.Logger,
+		tools: tools,
+		slots: make(chan struct{}, cfg.Concurrency),
+		calls: newCallTracker(),
+		added: map[string]string{},
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
+		Instructions: cfg.Instructions,
+		Logger:       sdkLogger(cfg.Logger),
+		// Advertise tools with list-changed even while the set is empty, so
+		// a later Publish can add tools; and leave out logging, which the
+		// server does not use.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+	s.mcp.AddReceivingMiddleware(cfg.Gate.Middleware())
+	s.register(tools.Load())
+	return s, nil
+}
+
+// MCP returns the underlying SDK server, for callers that serve it over a
+// transport of their own.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Tools returns the tool set currently served.
+func (s *Server) Tools() *exposure.ToolSet { return s.tools.Load() }
+
+// Publish swaps in set atomically and brings the SDK's registrations in line
+// with it: new and changed tools are (re)registered, vanished ones removed,
+// and every connected client is sent notifications/tools/list_changed.
+// Calls already running keep the tool they started with; a call that starts
+// after Publish sees only set.
+func (s *Server) Publish(set *exposure.ToolSet) exposure.SetDiff {
+	s.publish.Lock()
+	defer s.publish.Unlock()
+	diff := s.tools.Publish(set)
+	s.register(set)
+	s.log.Info("tool set published", "tools", len(s.added),
+		"added", diff.Added, "removed", diff.Removed, "changed", diff.Changed)
+	return diff
+}
+
+// register makes the SDK's tool list equal to the MCP-exposable tools of set.
+// Callers hold s.publish (or own s exclusively, as New does).
+func (s *Server) register(set *exposure.ToolSet) {
+	want := map[string]*mcp.Tool{}
+	for _, t := range set.Tools() {
+		if t.MCPExposable() {
+			want[t.Name()] = descriptor(t)
+		}
+	}
+	var gone []string
+	for name := range s.added {
+		if _, ok := want[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		sort.Strings(gone)
+		s.mcp.RemoveTools(gone...)
+		for _, name := range gone {
+			delete(s.added, name)
+		}
+	}
+	names := make([]string, 0, len(want))
+	for name := range want {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fp := fingerprint(want[name])
+		if old, ok := s.added[name]; ok && old == fp && fp != "" {
+			continue
+		}
+		s.mcp.AddTool(want[name], s.handler(name))
+		s.added[name] = fp
+	}
+}
+
+// handler is the SDK handler registered for the tool called name. It
+// resolves name in the current set at call time, so a call never runs a
+// tool that a Publish has withdrawn.
+func (s *Server) handler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return s.call(ctx, name, req)
+	}
+}

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+)
+
+// Defaults for Watcher.
+const (
+	DefaultWatchInterval = time.Second
+	DefaultWatchDebounce = 500 * time.Millisecond
+)
+
+// Watcher re-introspects when a watched binary changes and publishes the
+// new tool set. A change is noticed by polling each path's mtime, size and
+// inode (a package manager replaces a binary by rename, which changes the
+// inode even when mtime and size do not), and acted on once the files have
+// been still for Debounce, so a binary being written is not introspected
+// half-way. SIGHUP forces a reload at once.
+//
+// A failed reload keeps the old set and logs why: a binary the operator is
+// in the middle of upgrading must not take every tool away. Collisions the
+// reload skipped and warnings are logged.
+type Watcher struct {
+	// Paths are the binaries to watch.
+	Paths []string
+	// Reload builds a complete new set (normally exposure.Load with
+	// LoadOptions.Reload set, so collisions are skipped, not fatal).
+	Reload func(context.Context) (*exposure.ToolSet, error)
+	// Publish installs a set (normally Server.Publish).
+	Publish func(*exposure.ToolSet)
+	// Logger receives reload outcomes; nil means slog.Default().
+	Logger *slog.Logger
+	// Interval is the polling period; 0 means DefaultWatchInterval.
+	Interval time.Duration
+	// Debounce is how long the files must be unchanged before a reload;
+	// 0 means DefaultWatchDebounce.
+	Debounce time.Duration
+	// Signals, when non-nil, replaces SIGHUP as the force-reload trigger
+	// (tests send on it); when nil, Run listens for SIGHUP itself.
+	Signals <-chan os.Signal
+}
+
+// Watch runs a Watcher with default timing until ctx ends.
+func Watch(ctx context.Context, paths []string, reload func(context.Context) (*exposure.ToolSet, error), publish func(*exposure.ToolSet), log *slog.Logger) {
+	(&Watcher{Paths: paths, Reload: reload, Publish: publish, Logger: log}).Run(ctx)
+}
+
+// Run polls until ctx ends.
+func (w *Watcher) Run(ctx context.Context) {
+	log := w.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	interval, debounce := w.Interval, w.Debounce
+	if interval <= 0 {
+		interval = DefaultWatchInterval
+	}
+	if debounce <= 0 {
+		debounce = DefaultWatchDebounce
+	}
+	hup := w.Signals
+	if hup == nil {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGHUP)
+		defer signal.Stop(ch)
+		hup = ch
+	}
+
+	ticker := time.NewTicker(interval)
+	defer ticker.Stop()
+	loaded := w.snapshot() // what the current set was built from
+	seen := loaded         // what the last poll saw
+	var still *time.Timer  // fires once the files stop changing
+	var stillC <-chan time.Time
+	defer func() {
+		if still != nil {
+			still.Stop()
+		}
+	}()
+
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+			log.Info("reloading tools on SIGHUP")
+			loaded = w.snapshot()
+			seen = loaded
+			w.reload(ctx, log)
+		case <-ticker.C:
+			now := w.snapshot()
+			if now.equal(seen) {
+				continue
+			}
+			seen = now
+			if still == nil {
+				still = time.NewTimer(debounce)
+			} else {
+				still.Reset(debounce)
+			}
+			stillC = still.C
+		case <-stillC:
+			stillC = nil
+			if seen.equal(loaded) {
+				continue // changed and changed back
+			}
+			log.Info("a watched binary changed; reloading tools", "changed", seen.diff(loaded))
+			loaded = seen
+			w.reload(ctx, log)
+		}
+	}
+}
+
+// reload builds and publishes a new set, keeping the old one on failure.
+func (w *Watcher) reload(ctx context.Context, log *slog.Logger) {
+	set, err := w.Reload(ctx)
+	if err != nil {
+		log.Error("reload failed; still serving the previous tools", "err", err)
+		return
+	}
+	for _, skip := range set.Skipped() {
+		log.Warn("tool skipped on reload", "tool", skip.Name, "source", skip.Source, "reason", skip.Reason)
+	}
+	for _, warning := range set.Warnings() {
+		log.Warn(warning)
+	}
+	w.Publish(set)
+}
+
+// fileState identifies one version of a file.
+type fileState struct {
+	exists bool
+	mtime  time.Time
+	size   int64
+	inode  uint64
+	err    string
+}
+
+// snapshot maps each watched path to its state.
+type snapshot map[string]fileState
+
+func (w *Watcher) snapshot() snapshot {
+	s := make(snapshot, len(w.Paths))
+	for _, p := range w.Paths {
+		fi, err := os.Stat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s[p] = fileState{}
+		case err != nil:
+			s[p] = fileState{err: err.Error()}
+		default:
+			st := fileState{exists: true, mtime: fi.ModTime(), size: fi.Size()}
+			if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+				st.inode = sys.Ino
+			}
+			s[p] = st
+		}
+	}
+	return s
+}
+
+func (s snapshot) equal(o snapshot) bool {
+	if len(s) != len(o) {
+		return false
+	}
+	for p, st := range s {
+		if ost, ok := o[p]; !ok || !st.mtime.Equal(ost.mtime) || st.exists != ost.exists || st.size != ost.size || st.inode != ost.inode || st.err != ost.err {
+			return false
+		}
+	}
+	return true
+}
+
+// diff lists the paths whose state differs from o.
+func (s snapshot) diff(o snapshot) []string {
+	var paths []string
+	for p, st := range s {
+		if !(snapshot{p: st}).equal(snapshot{p: o[p]}) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
