@@ -143,13 +143,18 @@ func TestClientWithoutFormElicitationIsRefusedWithoutAsking(t *testing.T) {
 	}
 }
 
-// blockUntilCancelled is an elicitation that never gets an answer: it
-// returns only when the server gives up. The fallback is a bound on a broken
-// gate, not a synchronisation: if it fires, the tool runs and the test fails.
-func blockUntilCancelled(ctx context.Context) (*mcp.ElicitResult, error) {
+// unanswered is an elicitation nobody answers: it returns only when the
+// server gives up, either by cancelling the request (notifications/cancelled
+// is best effort: over HTTP it can be lost when the tools/call stream closes
+// first) or, as the gate reports, by refusing the call. The fallback is a
+// bound on a broken gate, not a synchronisation: if it fires, the tool runs
+// and the test fails.
+func (f *fixture) unanswered(ctx context.Context) (*mcp.ElicitResult, error) {
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-f.gaveUp:
+		return nil, errors.New("the server gave up")
 	case <-time.After(30 * time.Second):
 		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
 	}
@@ -157,7 +162,7 @@ func blockUntilCancelled(ctx context.Context) (*mcp.ElicitResult, error) {
 
 func TestLegacyWaitForAPersonIsBoundedByTheTimeout(t *testing.T) {
 	f := newFixture(t, fixtureOptions{gate: Options{Timeout: 20 * time.Millisecond}})
-	cs := f.connect(legacyVersion, (&asker{answer: blockUntilCancelled}).options())
+	cs := f.connect(legacyVersion, (&asker{answer: f.unanswered}).options())
 
 	f.wantRefused(call(t, cs, "rm", map[string]any{"name": "orders"}), CodeTimeout, "did not answer the approval request within 20ms")
 }
@@ -168,7 +173,7 @@ func TestLegacyTimeoutFiringBeforeTheAnswerRefuses(t *testing.T) {
 	asked := make(chan struct{})
 	a := &asker{answer: func(ctx context.Context) (*mcp.ElicitResult, error) {
 		close(asked)
-		return blockUntilCancelled(ctx)
+		return f.unanswered(ctx)
 	}}
 	cs := f.connect(legacyVersion, a.options())
 	go func() {

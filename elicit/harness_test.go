@@ -36,6 +36,10 @@ type fixture struct {
 
 	// run, if set, is called where the command would run.
 	run func(ctx context.Context)
+
+	// gaveUp is closed when the middleware reports a decision of its own.
+	gaveUp     chan struct{}
+	gaveUpOnce sync.Once
 }
 
 type fixtureOptions struct {
@@ -48,8 +52,11 @@ type fixtureOptions struct {
 
 func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	t.Helper()
-	f := &fixture{t: t}
-	o.gate.OnDecision = func(_ context.Context, _ string, d Decision) { f.record(d) }
+	f := &fixture{t: t, gaveUp: make(chan struct{})}
+	o.gate.OnDecision = func(_ context.Context, _ string, d Decision) {
+		f.record(d)
+		f.gaveUpOnce.Do(func() { close(f.gaveUp) })
+	}
 	if o.gate.ServerName == "" {
 		o.gate.ServerName = "fixture-server"
 	}
