@@ -87,10 +87,12 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 	loaded := make([]LoadedApp, len(apps))
 	errs := make([]error, len(apps))
 	var wg sync.WaitGroup
-	for i, a := range apps {
+	for _, a := range apps {
 		if err := a.validate(); err != nil {
 			return nil, err
 		}
+	}
+	for i, a := range apps {
 		loaded[i].App = a
 		wg.Go(func() {
 			loaded[i].Model, errs[i] = introspect.Load(ctx, a.Path, o.Introspect)

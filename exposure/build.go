@@ -162,8 +162,8 @@ func claimNames(cands []candidate, reload bool) ([]candidate, []Skip, error) {
 // compileAll builds the tools of the winning candidates, compiling command
 // schemas on all CPUs. Results keep the candidates' order, and the error
 // reported is the first in that order, so neither depends on scheduling.
-func compileAll(cands []candidate, p Policy) ([]Tool, error) {
-	tools := make([]Tool, len(cands))
+func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
+	tools := make([]builtTool, len(cands))
 	errs := make([]error, len(cands))
 	workers := min(runtime.GOMAXPROCS(0), len(cands))
 	var next sync.Mutex
@@ -179,7 +179,12 @@ func compileAll(cands []candidate, p Policy) ([]Tool, error) {
 				if j >= len(cands) {
 					return
 				}
-				tools[j], errs[j] = cands[j].tool(p)
+				t, err := cands[j].tool(p)
+				if err != nil {
+					errs[j] = err
+					continue
+				}
+				tools[j] = builtTool{tool: t, print: fingerprint(t)}
 			}
 		})
 	}
@@ -195,9 +200,14 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 	if c.custom != nil {
 		return c.custom, nil
 	}
-	cmd, err := schema.NewCommand(c.leaf.Path, c.leaf.Command, c.app.globals, p.schemaMode())
+	mode := p.schemaMode()
+	cmd, err := schema.NewCommand(c.leaf.Path, c.leaf.Command, c.app.globals, mode)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.source, err)
+	}
+	source := c.leaf.Command.RestrictedSchema
+	if mode == schema.Full {
+		source = c.leaf.Command.Schema
 	}
 	tags := slices.Clone(c.leaf.Command.Tags)
 	title := c.leaf.FullCommand()
@@ -213,6 +223,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		behavior:    p.BehaviorForTags(tags),
 		trigger:     p.ConfirmTrigger(tags),
 		cmd:         cmd,
+		inputs:      commandSchemaInputs{Mode: mode, Schema: source, Globals: c.app.globals},
 	}, nil
 }
 
@@ -242,6 +253,7 @@ func warnings(winners []candidate, p Policy) []string {
 	}
 	for _, t := range p.ConfirmTags {
 		if !used[t] {
+			used[t] = true // warn once per tag
 			out = append(out, fmt.Sprintf("confirm tag %q matches no tool; check its spelling, or the tools it was meant to gate will run without approval", t))
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/choria-io/fisk"
+
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
@@ -25,7 +27,19 @@ type commandTool struct {
 	behavior    Behavior
 	trigger     string // "" when ungated
 	cmd         *schema.Command
+	inputs      commandSchemaInputs
 }
+
+// commandSchemaInputs determine a command's advertised schema: the
+// precomputed schema of the selected mode and the exposed globals. They are
+// shared with the model and only read.
+type commandSchemaInputs struct {
+	Mode    schema.Mode       `json:"mode"`
+	Schema  map[string]any    `json:"schema"`
+	Globals []*fisk.FlagModel `json:"globals"`
+}
+
+func (t *commandTool) schemaInputs() any { return t.inputs }
 
 var (
 	_ Tool              = (*commandTool)(nil)

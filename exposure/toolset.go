@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"slices"
-	"sort"
+	"strings"
 	"sync/atomic"
 )
 
@@ -28,21 +28,28 @@ type ToolSet struct {
 	skipped  []Skip
 }
 
-// newToolSet indexes tools (unique names, already checked) and fingerprints
-// them once, so Diff compares sets without re-serialising schemas.
-func newToolSet(tools []Tool, warnings []string, skipped []Skip) *ToolSet {
+// builtTool is a tool with the fingerprint of its descriptor, computed once
+// at build time so that Diff never re-serialises a schema.
+type builtTool struct {
+	tool  Tool
+	print [32]byte
+}
+
+// newToolSet indexes tools, whose names are already unique.
+func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
 	s := &ToolSet{
-		tools:    slices.Clone(tools),
+		tools:    make([]Tool, len(tools)),
 		byName:   make(map[string]Tool, len(tools)),
 		prints:   make(map[string][32]byte, len(tools)),
 		warnings: warnings,
 		skipped:  skipped,
 	}
-	sort.Slice(s.tools, func(i, j int) bool { return s.tools[i].Name() < s.tools[j].Name() })
-	for _, t := range s.tools {
-		s.byName[t.Name()] = t
-		s.prints[t.Name()] = fingerprint(t)
+	for i, b := range tools {
+		s.tools[i] = b.tool
+		s.byName[b.tool.Name()] = b.tool
+		s.prints[b.tool.Name()] = b.print
 	}
+	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return s
 }
 
@@ -93,17 +100,17 @@ func (s *ToolSet) Skipped() []Skip {
 // without calling it. Two tools with the same name and the same descriptor
 // are the same tool for Diff.
 type descriptor struct {
-	Description      string         `json:"description"`
-	ModelDescription string         `json:"model_description"`
-	Schema           map[string]any `json:"schema"`
-	Behavior         Behavior       `json:"behavior"`
-	Gate             *gateInfo      `json:"gate"`
-	MCP              bool           `json:"mcp"`
-	A2A              bool           `json:"a2a"`
-	Kind             Kind           `json:"kind"`
-	Presentation     Presentation   `json:"presentation,omitempty"`
-	Source           string         `json:"source,omitempty"`
-	Title            string         `json:"title,omitempty"`
+	Description      string       `json:"description"`
+	ModelDescription string       `json:"model_description"`
+	Schema           any          `json:"schema"`
+	Behavior         Behavior     `json:"behavior"`
+	Gate             *gateInfo    `json:"gate"`
+	MCP              bool         `json:"mcp"`
+	A2A              bool         `json:"a2a"`
+	Kind             Kind         `json:"kind"`
+	Presentation     Presentation `json:"presentation,omitempty"`
+	Source           string       `json:"source,omitempty"`
+	Title            string       `json:"title,omitempty"`
 }
 
 // gateInfo is nil for a tool that cannot report a gate, which is different
@@ -113,13 +120,26 @@ type gateInfo struct {
 	Trigger string `json:"trigger"`
 }
 
+// schemaSource is implemented by tools whose advertised schema is a pure
+// function of inputs they hold, which are cheaper to serialise than a fresh
+// copy of the schema.
+type schemaSource interface {
+	schemaInputs() any
+}
+
 // fingerprint hashes t's canonical descriptor. encoding/json writes map keys
 // sorted, so equal descriptors always hash equally.
 func fingerprint(t Tool) [32]byte {
+	var schema any
+	if s, ok := t.(schemaSource); ok {
+		schema = s.schemaInputs()
+	} else {
+		schema = t.InputSchema()
+	}
 	d := descriptor{
 		Description:      t.Description(),
 		ModelDescription: t.ModelDescription(),
-		Schema:           t.InputSchema(),
+		Schema:           schema,
 		Behavior:         BehaviorOf(t),
 		MCP:              t.MCPExposable(),
 		A2A:              t.A2AExposable(),
