@@ -1,0 +1,44 @@
+package execrunner
+
+import "testing"
+
+func TestRedactorReplacesSecretsWhole(t *testing.T) {
+	r := NewRedactor("abcdefgh", "abcdefgh-ijkl", "ijkl-mnopqrst", "tiny", "", "abcdefgh")
+	tests := []struct{ name, in, want string }{
+		{"no secret leaves the text alone", "nothing to see", "nothing to see"},
+		{"a secret", "key abcdefgh end", "key [redacted] end"},
+		{"a secret containing another is replaced whole", "x abcdefgh-ijkl y", "x [redacted] y"},
+		{"overlapping secrets become one replacement", "abcdefgh-ijkl-mnopqrst", "[redacted]"},
+		{"every occurrence", "abcdefgh abcdefgh", "[redacted] [redacted]"},
+		{"short values are not secrets", "tiny", "tiny"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := r.Redact(tt.in); got != tt.want {
+				t.Fatalf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRedactorOverlappingOccurrencesOfOneSecret(t *testing.T) {
+	r := NewRedactor("abababab")
+	if got := r.Redact("xabababababy"); got != "x[redacted]y" {
+		t.Fatalf("Redact = %q", got)
+	}
+}
+
+func TestNilRedactorRedactsNothing(t *testing.T) {
+	var r *Redactor
+	if got := r.Redact("abcdefgh"); got != "abcdefgh" {
+		t.Fatalf("Redact = %q", got)
+	}
+}
+
+func TestNewRedactorIgnoresValuesShorterThanEightCharacters(t *testing.T) {
+	// Seven characters of more than seven bytes are still too short.
+	r := NewRedactor("ééééééé", "1234567")
+	if got := r.Redact("ééééééé 1234567"); got != "ééééééé 1234567" {
+		t.Fatalf("Redact = %q", got)
+	}
+}
