@@ -41,10 +41,10 @@ func (g *Gate) Middleware() mcp.Middleware {
 			if !ok || !serverElicits(ss) {
 				return next(ctx, method, req)
 			}
-			ctx, cancel := context.WithCancelCause(ctx)
+			callCtx, cancel := context.WithCancelCause(ctx)
 			defer cancel(nil)
 			r := &round{cancel: cancel}
-			res, err := next(context.WithValue(ctx, roundKey{}, r), method, req)
+			res, err := next(context.WithValue(callCtx, roundKey{}, r), method, req)
 			d, refused := r.finish(err, g.timeout)
 			if !refused {
 				return res, err
