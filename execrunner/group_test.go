@@ -132,6 +132,22 @@ func TestNormalExitKillsGrandchildrenLeftInTheGroup(t *testing.T) {
 	}
 }
 
+// A process that leaves the group cannot be killed with it, but it cannot
+// hold the call open either: WaitDelay stops reading its pipe after the grace.
+func TestProcessThatLeftTheGroupCannotHoldTheCallOpen(t *testing.T) {
+	c := helperCmd("escape")
+	c.KillGrace = testGrace
+	res, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, escaped := parsePids(t, res.Output)
+	killOnCleanup(t, escaped)
+	if res.ExitCode != 0 {
+		t.Fatalf("exit code %d", res.ExitCode)
+	}
+}
+
 func TestContextDeadlineIsATimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()

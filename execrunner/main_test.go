@@ -70,6 +70,16 @@ func runHelper(mode string, args []string) int {
 		time.Sleep(time.Hour)
 	case "family": // starts a grandchild, reports both pids, then args[0]: exit|hang
 		return helperFamily(args[0])
+	case "escape": // starts a grandchild in a new session holding the pipe, exits
+		gc := exec.Command(os.Args[0])
+		gc.Env = append(os.Environ(), helperEnv+"=sleep")
+		gc.Stdout, gc.Stderr = os.Stdout, os.Stderr
+		gc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := gc.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Printf("%d %d\n", os.Getpid(), gc.Process.Pid)
 	case "runner": // runs a Command in this process and reports memory use
 		return helperRunner()
 	default:
