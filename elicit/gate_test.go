@@ -184,6 +184,32 @@ func TestLegacyTimeoutFiringBeforeTheAnswerRefuses(t *testing.T) {
 	f.wantRefused(call(t, cs, "rm", map[string]any{"name": "orders"}), CodeTimeout, "did not answer")
 }
 
+func TestLegacyCallCancelledWhileAskingDoesNotRun(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	a := &asker{answer: func(hctx context.Context) (*mcp.ElicitResult, error) {
+		cancel() // the client gives up on the tools/call while the person is asked
+		return f.unanswered(hctx)
+	}}
+	cs := f.connect(legacyVersion, a.options())
+
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "rm", Arguments: map[string]any{"name": "orders"}}); err == nil {
+		t.Fatal("CallTool succeeded after the client cancelled it")
+	}
+	select {
+	case <-f.gaveUp:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the gate never reported the abandoned call")
+	}
+	if d := f.last(); d.Code != CodeError || !strings.Contains(d.Detail, "cancelled") {
+		t.Errorf("decision = %s (%s), want an error naming the cancellation", d.Code, d.Detail)
+	}
+	if n := f.ran.Load(); n != 0 {
+		t.Errorf("the command ran %d times, want 0", n)
+	}
+}
+
 func TestApprovedCommandIsNotBoundedByTheGateTimeout(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {

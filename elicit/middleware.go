@@ -49,6 +49,9 @@ func (g *Gate) Middleware() mcp.Middleware {
 			if !refused {
 				return res, err
 			}
+			if ctx.Err() != nil {
+				d.Detail = "the client cancelled the call while the user was being asked: " + d.Detail
+			}
 			if g.onDecision != nil {
 				g.onDecision(ctx, r.tool, d)
 			}
