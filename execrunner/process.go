@@ -60,21 +60,8 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 	if grace <= 0 {
 		grace = DefaultKillGrace
 	}
-	env := c.Env
-	if env == nil {
-		env = Environ(os.Environ(), nil)
-	}
 	ring := NewRingBuffer(c.CaptureLimit)
-	cmd := exec.Command(c.Path, c.Args...)
-	cmd.Env = withPWD(env, c.Dir)
-	cmd.Dir = c.Dir
-	// The same writer for both makes os/exec hand the child one pipe as fd 1
-	// and fd 2: the kernel orders the writes, the interleaving is exact.
-	cmd.Stdout, cmd.Stderr = ring, ring
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// A process that left the group can hold the pipe open after every
-	// member we could kill is gone; stop reading after the grace.
-	cmd.WaitDelay = grace
+	cmd := newCmd(c, ring, grace)
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, &StartError{CommandLine: line, Reason: startReason(c.Path, err), Err: err}
@@ -95,6 +82,26 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 	}()
 	go p.supervise(ctx, c.Timeout, grace)
 	return p, nil
+}
+
+// newCmd prepares the exec.Cmd of c: no shell, stdin the null device (the
+// zero Stdin), one pipe for stdout and stderr, a new process group.
+func newCmd(c Command, ring *RingBuffer, grace time.Duration) *exec.Cmd {
+	env := c.Env
+	if env == nil {
+		env = Environ(os.Environ(), nil)
+	}
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env = withPWD(env, c.Dir)
+	cmd.Dir = c.Dir
+	// The same writer for both makes os/exec hand the child one pipe as fd 1
+	// and fd 2: the kernel orders the writes, the interleaving is exact.
+	cmd.Stdout, cmd.Stderr = ring, ring
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A process that left the group can hold the pipe open after every
+	// member we could kill is gone; stop reading after the grace.
+	cmd.WaitDelay = grace
+	return cmd
 }
 
 // Pid is the process id of the command, which is also its process group id.
