@@ -2,7 +2,6 @@ package elicit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -25,7 +24,11 @@ type Options struct {
 	ServerName string
 	// Key signs request states. Nil means a random key for this process,
 	// which is right for one process; replicas that must accept each
-	// other's states share a key loaded with LoadKey.
+	// other's states (stateless HTTP behind a load balancer, where the
+	// retry may reach another replica) share a key loaded with LoadKey.
+	// Such replicas must also agree on ServerName and on the tools'
+	// command lines, since the approval is bound to the exact prompt, and
+	// keep their clocks in step, since the expiry is absolute.
 	Key []byte
 	// Timeout bounds the wait for a person; 0 means DefaultTimeout.
 	Timeout time.Duration
@@ -276,5 +279,3 @@ func canElicitForm(caps *mcp.ClientCapabilities) bool {
 	}
 	return caps.Elicitation.Form != nil || caps.Elicitation.URL == nil
 }
-
-var errWaitTimeout = errors.New("no answer from the user within the approval timeout")

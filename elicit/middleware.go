@@ -2,6 +2,7 @@ package elicit
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -61,6 +62,9 @@ func (g *Gate) Middleware() mcp.Middleware {
 }
 
 type roundKey struct{}
+
+// errWaitTimeout is the cause with which a round cancels the SDK's wait.
+var errWaitTimeout = errors.New("no answer from the user within the approval timeout")
 
 type phase int
 
