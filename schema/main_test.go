@@ -1,0 +1,76 @@
+package schema
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/choria-io/fisk"
+	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+	"github.com/fisk-mcp/fisk-mcp/introspect"
+)
+
+// The fixture binary is built once per package and introspected once; the
+// 1,000-leaf synthetic document is produced on first use.
+var (
+	fixtureBin   string
+	fixtureModel *fisk.ApplicationModel
+	fixtureDoc   []byte
+
+	syntheticOnce sync.Once
+	syntheticDoc  []byte
+	syntheticErr  error
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	bin, cleanup, err := fixture.Build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer cleanup()
+	fixtureBin = bin
+	fixtureModel, err = introspect.Load(context.Background(), bin, introspect.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// leaf returns the fixture leaf at path (space separated).
+func leaf(t testing.TB, path string) introspect.Leaf {
+	t.Helper()
+	leaves, err := introspect.Walk(fixtureModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range leaves {
+		if l.FullCommand() == path {
+			return l
+		}
+	}
+	t.Fatalf("no leaf %q", path)
+	return introspect.Leaf{}
+}
+
+// command compiles the fixture leaf at path with the required globals.
+func command(t testing.TB, path string, mode Mode, globals ...string) *Command {
+	t.Helper()
+	g, err := Globals(fixtureModel, globals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := leaf(t, path)
+	c, err := NewCommand(l.Path, l.Command, g, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
