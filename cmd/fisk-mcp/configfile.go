@@ -33,14 +33,14 @@ type fileConfig struct {
 	Apps            []fileApp `json:"apps"`
 	Include         []string  `json:"include"`
 	Exclude         []string  `json:"exclude"`
-	IncludeTags     []string  `json:"include_tags"`
-	ExcludeTags     []string  `json:"exclude_tags"`
-	ConfirmTags     []string  `json:"confirm_tags"`
-	ReadOnlyTags    []string  `json:"read_only_tags"`
-	AdditiveTags    []string  `json:"additive_tags"`
-	DestructiveTags []string  `json:"destructive_tags"`
-	IdempotentTags  []string  `json:"idempotent_tags"`
-	GlobalFlags     []string  `json:"global_flags"`
+	IncludeTags     []string  `json:"include_tag"`
+	ExcludeTags     []string  `json:"exclude_tag"`
+	ConfirmTags     []string  `json:"confirm_tag"`
+	ReadOnlyTags    []string  `json:"read_only_tag"`
+	AdditiveTags    []string  `json:"additive_tag"`
+	DestructiveTags []string  `json:"destructive_tag"`
+	IdempotentTags  []string  `json:"idempotent_tag"`
+	GlobalFlags     []string  `json:"global_flag"`
 	ScrubEnv        []string  `json:"scrub_env"`
 	Schema          *string   `json:"schema"`
 	LogLevel        *string   `json:"log_level"`
@@ -48,7 +48,7 @@ type fileConfig struct {
 	HTTP            *string   `json:"http"`
 	Stateless       *bool     `json:"stateless"`
 	TokenFile       *string   `json:"token_file"`
-	AllowOrigins    []string  `json:"allow_origins"`
+	AllowOrigins    []string  `json:"allow_origin"`
 	InsecureNoAuth  *bool     `json:"insecure_no_auth"`
 	Timeout         *string   `json:"timeout"`
 	Concurrency     *int      `json:"concurrency"`
@@ -63,7 +63,7 @@ type fileConfig struct {
 type fileApp struct {
 	Path        string   `json:"path"`
 	Prefix      string   `json:"prefix"`
-	GlobalFlags []string `json:"global_flags"`
+	GlobalFlags []string `json:"global_flag"`
 }
 
 var configSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
@@ -124,6 +124,9 @@ func parseConfig(raw []byte) (*fileConfig, error) {
 	}
 	if doc == nil {
 		doc = map[string]any{}
+	}
+	if err := normalizeConfig(doc); err != nil {
+		return nil, err
 	}
 	// Round-trip through JSON so the validator sees JSON types (json.Number,
 	// map[string]any) whatever YAML produced.
@@ -281,4 +284,57 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// listKeys are the settings of repeatable flags: a list, or one string.
+var listKeys = map[string]bool{
+	"include": true, "exclude": true, "include_tag": true, "exclude_tag": true,
+	"confirm_tag": true, "read_only_tag": true, "additive_tag": true,
+	"destructive_tag": true, "idempotent_tag": true, "global_flag": true,
+	"scrub_env": true, "allow_origin": true,
+}
+
+// normalizeConfig accepts the plural spelling of a list key (confirm_tags
+// for confirm_tag) and a single string where a list is expected, so a
+// configuration reads naturally; everything else is left to the schema.
+func normalizeConfig(doc any) error {
+	top, ok := doc.(map[string]any)
+	if !ok {
+		return nil // the schema reports the wrong type
+	}
+	if err := normalizeObject(top, ""); err != nil {
+		return err
+	}
+	if apps, ok := top["apps"].([]any); ok {
+		for i, a := range apps {
+			if app, ok := a.(map[string]any); ok {
+				if err := normalizeObject(app, fmt.Sprintf("apps[%d].", i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func normalizeObject(obj map[string]any, where string) error {
+	for key := range listKeys {
+		plural := key + "s"
+		if key == "scrub_env" || key == "include" || key == "exclude" {
+			continue
+		}
+		if v, ok := obj[plural]; ok {
+			if _, both := obj[key]; both {
+				return fmt.Errorf("both %s%s and %s%s are set; they are the same setting, keep one", where, key, where, plural)
+			}
+			obj[key] = v
+			delete(obj, plural)
+		}
+	}
+	for key := range listKeys {
+		if s, ok := obj[key].(string); ok {
+			obj[key] = []any{s}
+		}
+	}
+	return nil
 }

@@ -127,7 +127,7 @@ func (o *optionSet) integer(cmd *fisk.CmdClause, name, help string, target *int,
 // they behave, shared by serve, tools and config.
 func (o *optionSet) addSelection(cmd *fisk.CmdClause) {
 	s := o.s
-	o.str(cmd, "config", "YAML file with the same settings (keys are the flag names with _; lists for repeatable flags; apps: [{path, prefix, global_flags}]); flags override it and repeatable flags extend it", &s.ConfigFile, true).PlaceHolder("FILE")
+	o.str(cmd, "config", "YAML file with the same settings: keys are the flag names with _ (confirm_tag, token_file, ...), lists for repeatable flags, and apps: [{path, prefix, global_flag}]; flags override it and repeatable flags add to it", &s.ConfigFile, true).PlaceHolder("FILE")
 	o.list(cmd, "include", "Serve only tools whose name matches this regular expression (repeatable; any match keeps a tool)", "REGEX", &s.Include)
 	o.list(cmd, "exclude", "Never serve tools whose name matches this regular expression (repeatable; wins over --include)", "REGEX", &s.Exclude)
 	o.list(cmd, "include-tag", "Serve only tools carrying this tag (repeatable; an empty value matches untagged tools)", "TAG", &s.IncludeTags)
@@ -159,7 +159,7 @@ func (o *optionSet) addServing(cmd *fisk.CmdClause) {
 	o.str(cmd, "name", "Server name shown to clients and in approval prompts (default fisk-mcp)", &s.Name, false)
 	o.str(cmd, "instructions", "Instructions for the model, sent to clients at initialization", &s.Instructions, false).PlaceHolder("TEXT")
 	o.boolean(cmd, "watch", "Reload the tools when an app binary changes or on SIGHUP; clients are told the list changed", &s.Watch)
-	o.str(cmd, "state-key-file", "File holding the key that signs approval state (at least 32 bytes); default: a random key per process", &s.StateKeyFile, true).PlaceHolder("FILE")
+	o.str(cmd, "state-key-file", "File holding the key that signs approval state, hex (openssl rand -hex 32) or raw random bytes; share it between replicas behind one load balancer; default: a random key per process", &s.StateKeyFile, true).PlaceHolder("FILE")
 }
 
 // addApps registers the APP arguments.

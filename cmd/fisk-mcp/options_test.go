@@ -146,7 +146,7 @@ func TestBadInputIsRefusedSayingWhatToDo(t *testing.T) {
 		{"zero concurrency", []string{"serve", "--concurrency", "0", app}, []string{"--concurrency 0", "at least 1"}},
 		{"zero timeout", []string{"serve", "--timeout", "0s", app}, []string{"--timeout", "positive duration"}},
 		{"global flag with dashes", []string{"serve", "--global-flag=--context", app}, []string{"without dashes"}},
-		{"missing state key", []string{"serve", "--state-key-file", filepath.Join(dir, "nokey"), app}, []string{"--state-key-file", "32 random bytes"}},
+		{"missing state key", []string{"serve", "--state-key-file", filepath.Join(dir, "nokey"), app}, []string{"--state-key-file", "openssl rand -hex 32"}},
 		{"bad log level", []string{"serve", "--log-level", "loud", app}, []string{"loud"}},
 		{"missing config", []string{"serve", "--config", filepath.Join(dir, "nope.yaml"), app}, []string{"--config", "readable YAML"}},
 	}

@@ -10,6 +10,8 @@ import (
 	"regexp/syntax"
 	"strings"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 )
 
 // appPlan is one app to serve, its path resolved.
@@ -56,6 +58,7 @@ type servingPlan struct {
 	Instructions   string
 	Watch          bool
 	StateKeyFile   string
+	StateKey       []byte // nil: a random key per process
 }
 
 // tokenEnv holds the HTTP bearer token itself (not a file name).
@@ -220,9 +223,11 @@ func resolveServing(s *settings) (*servingPlan, error) {
 		sp.Token = strings.TrimSpace(os.Getenv(tokenEnv))
 	}
 	if s.StateKeyFile != "" {
-		if _, err := os.Stat(s.StateKeyFile); err != nil {
-			fail("--state-key-file: %v; create a file of at least 32 random bytes (e.g. head -c 32 /dev/urandom > FILE)", err)
+		key, err := elicit.LoadKey(s.StateKeyFile)
+		if err != nil {
+			fail("--state-key-file: %v; create one with: openssl rand -hex 32 > %s", err, s.StateKeyFile)
 		}
+		sp.StateKey = key
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

@@ -1,6 +1,21 @@
 package main
 
-import "github.com/choria-io/fisk"
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/choria-io/fisk"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/server"
+)
 
 func (c *cli) runServe(*fisk.ParseContext) error {
 	p, _, err := c.serve.loadPlan(true)
@@ -8,14 +23,100 @@ func (c *cli) runServe(*fisk.ParseContext) error {
 		return err
 	}
 	c.planned = p
-	return nil
+	if c.dryRun {
+		return nil
+	}
+	log := newLogger(c.stderr, p.LogLevel, p.LogFormat)
+	return c.serveplan(p, log)
 }
 
-func (c *cli) runTools(*fisk.ParseContext) error {
-	p, _, err := c.tools.loadPlan(false)
+// serveplan starts everything a validated plan describes and serves until
+// the client leaves or a signal ends the context. Everything that can fail
+// is done before serving starts, so a bad setting never leaves a server half
+// up.
+func (c *cli) serveplan(p *plan, log *slog.Logger) error {
+	sp := p.Serving
+	ctx := c.ctx
+	if !sp.Watch {
+		// Without --watch, SIGHUP (a closed terminal) shuts down gracefully
+		// like SIGTERM, draining calls instead of dying mid-command.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, syscall.SIGHUP)
+		defer stop()
+	}
+
+	l := newLoader(p)
+	set, err := l.load(ctx, false)
 	if err != nil {
 		return err
 	}
-	c.planned = p
-	return nil
+
+	secrets := execrunner.SecretValues(os.Environ(), p.ScrubEnv)
+	if sp.Token != "" {
+		secrets = append(secrets, sp.Token)
+	}
+	name := sp.Name
+	if name == "" {
+		name = server.DefaultName
+	}
+	gate, err := elicit.NewGate(elicit.Options{
+		ServerName: name,
+		Key:        sp.StateKey,
+		Timeout:    sp.ElicitTimeout,
+		// The refusals the gate's middleware makes on its own (legacy
+		// protocol: no answer in time) are logged like every other call.
+		OnDecision: server.DecisionLogger(log),
+	})
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(server.Config{
+		Name:         name,
+		Version:      buildVersion(),
+		Instructions: sp.Instructions,
+		Concurrency:  sp.Concurrency,
+		Timeout:      sp.Timeout,
+		Env:          l.env,
+		Redactor:     execrunner.NewRedactor(secrets...),
+		Gate:         gate,
+		Logger:       log,
+	}, exposure.NewCurrent(set))
+	if err != nil {
+		return err
+	}
+
+	if sp.HTTP == "" {
+		announce(log, p, l, set, sp, "")
+		c.watch(ctx, sp, l, srv, log)
+		return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
+	}
+
+	hc := server.HTTPConfig{
+		Addr:           sp.HTTP,
+		Stateless:      sp.Stateless,
+		Token:          sp.Token,
+		InsecureNoAuth: sp.InsecureNoAuth,
+		AllowOrigins:   sp.AllowOrigins,
+	}
+	ln, h, err := srv.ListenHTTP(hc)
+	if err != nil {
+		if strings.Contains(err.Error(), "authentication") {
+			return fmt.Errorf("%w: pass --token-file FILE (or set %s), or --insecure-no-auth if every client that can reach it is trusted", err, tokenEnv)
+		}
+		return err
+	}
+	announce(log, p, l, set, sp, ln.Addr().String())
+	c.watch(ctx, sp, l, srv, log)
+	return srv.ServeHTTP(ctx, ln, h, hc)
+}
+
+// watch starts reloading on binary changes and SIGHUP when --watch is set.
+func (c *cli) watch(ctx context.Context, sp *servingPlan, l loader, srv *server.Server, log *slog.Logger) {
+	if !sp.Watch {
+		return
+	}
+	reload := func(ctx context.Context) (*exposure.ToolSet, error) { return l.load(ctx, true) }
+	publish := func(set *exposure.ToolSet) { srv.Publish(set) }
+	go server.Watch(ctx, l.paths(), reload, publish, log)
+	log.Info("watching the apps for changes; SIGHUP reloads at once", "apps", l.paths())
 }

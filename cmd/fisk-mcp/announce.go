@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+)
+
+// announce logs what is being served, so an operator reading stderr knows
+// which tools exist, which are gated and how gating behaves, and, for HTTP,
+// where to connect. The token is never printed: only a placeholder.
+func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, sp *servingPlan, addr string) {
+	for _, w := range set.Warnings() {
+		log.Warn(w)
+	}
+	for _, app := range l.apps {
+		tools := toolsOf(set, app, l.apps)
+		if len(tools) == 0 {
+			log.Warn("app exposes no tools; check --include, --exclude and the tag filters", "app", app.Path, "prefix", app.Prefix)
+			continue
+		}
+		log.Info("serving app", "app", app.Path, "prefix", app.Prefix, "tools", len(tools))
+	}
+	var gated []string
+	for _, t := range set.Tools() {
+		if _, ok := gateOf(t); ok && t.MCPExposable() {
+			gated = append(gated, t.Name())
+		}
+	}
+	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
+	if len(gated) > 0 {
+		how := "each call asks the person through the client's elicitation and runs only on approval; clients that cannot ask are refused"
+		if sp.Stateless {
+			how = "each call asks the person through the client's elicitation and runs only on approval; stateless HTTP cannot ask clients older than 2026-07-28, so they are refused"
+		}
+		log.Info("gated tools need a person's approval", "tools", gated, "how", how, "wait", sp.ElicitTimeout)
+	}
+	if addr == "" {
+		log.Info("serving MCP over stdio", "timeout", sp.Timeout, "concurrency", sp.Concurrency)
+		return
+	}
+	url := "http://" + connectAddr(addr) + "/mcp"
+	log.Info("serving MCP over streamable HTTP", "url", url, "healthz", "http://"+connectAddr(addr)+"/healthz",
+		"stateless", sp.Stateless, "auth", sp.Token != "", "timeout", sp.Timeout, "concurrency", sp.Concurrency)
+	argv := []string{"mcp", "add", "--transport", "http", serverKey(sp.Name, p), url}
+	if sp.Token != "" {
+		argv = append(argv, "--header", "Authorization: Bearer ...")
+	}
+	log.Info("add it to Claude Code", "command", execrunner.DisplayCommandLine("claude", argv))
+	if sp.Token != "" {
+		log.Info(fmt.Sprintf("replace ... with the token from %s", tokenSource(sp)))
+	}
+}
+
+// connectAddr turns a bound address into one a local client can dial: an
+// unspecified host (0.0.0.0, ::) becomes loopback.
+func connectAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+func tokenSource(sp *servingPlan) string {
+	if sp.TokenFromFile {
+		return "--token-file"
+	}
+	return tokenEnv
+}

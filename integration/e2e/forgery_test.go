@@ -1,0 +1,139 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// These tests drive the 2026-07-28 multi-round-trip by hand (the SDK's
+// automatic retries disabled) against the stdio binary, and tamper with the
+// retry the way a broken or hostile client could. The file touch would
+// create proves whether anything ran.
+
+var yes = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+
+// manualSession connects a client that can elicit (so the server asks) but
+// answers nothing by itself: the test builds every retry.
+func manualSession(t *testing.T) *session {
+	t.Helper()
+	return startStdio(t, client{
+		protocol: modernProtocol,
+		manual:   true,
+		elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			t.Error("the server elicited directly on 2026-07-28")
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	}, fixtureBin)
+}
+
+// question makes the first round of a gated call and returns the
+// input-required result with its single question id.
+func question(t *testing.T, s *session, a map[string]any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	first := s.call(t, "touch", a)
+	if !first.NeedsInput() || len(first.InputRequests) != 1 || first.RequestState == "" {
+		t.Fatalf("first round is not a question: %s", text(first))
+	}
+	var id string
+	for k, req := range first.InputRequests {
+		id = k
+		if _, ok := req.(*mcp.ElicitParams); !ok {
+			t.Fatalf("input request %q is a %T, not an elicitation", k, req)
+		}
+	}
+	return first, id
+}
+
+func retry(t *testing.T, s *session, a map[string]any, answers mcp.InputResponseMap, state string) *mcp.CallToolResult {
+	t.Helper()
+	res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: a, InputResponses: answers, RequestState: state})
+	if err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	return res
+}
+
+// refused checks that the nth call was refused with decision code and that
+// nothing ran.
+func refused(t *testing.T, s *session, n int, res *mcp.CallToolResult, code string, paths ...string) {
+	t.Helper()
+	if !res.IsError || res.NeedsInput() {
+		t.Fatalf("not refused: %s", text(res))
+	}
+	for _, p := range paths {
+		if exists(p) {
+			t.Fatalf("%s was created: the command ran", p)
+		}
+	}
+	if rec := s.log.nthCall(t, "touch", n); rec["decision"] != code {
+		t.Errorf("decision = %v, want %s (%v)", rec["decision"], code, rec)
+	}
+}
+
+func TestManualApprovalRunsExactlyOnce(t *testing.T) {
+	s := manualSession(t)
+	path := filepath.Join(t.TempDir(), "touched")
+	a := args("path", path)
+	first, id := question(t, s, a)
+	if exists(path) {
+		t.Fatal("ran before the answer")
+	}
+	answers := mcp.InputResponseMap{id: yes}
+	if res := retry(t, s, a, answers, first.RequestState); res.IsError || !exists(path) {
+		t.Fatalf("an approved retry did not run: %s", text(res))
+	}
+
+	// The same approval again: a replay must not run the command twice.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, s, 2, retry(t, s, a, answers, first.RequestState), "replayed", path)
+}
+
+func TestTamperedRetriesFailClosed(t *testing.T) {
+	cases := []struct {
+		name   string
+		code   string
+		tamper func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any)
+	}{
+		{"changed arguments", "mismatch", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+			b := args("path", a["path"].(string)+"-elsewhere")
+			return mcp.InputResponseMap{id: yes}, state, b
+		}},
+		{"forged state", "forged", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+			forged := []byte(state)
+			i := len(forged) / 2
+			if forged[i] == 'A' {
+				forged[i] = 'B'
+			} else {
+				forged[i] = 'A'
+			}
+			return mcp.InputResponseMap{id: yes}, string(forged), a
+		}},
+		{"answer to a question never asked", "forged", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+			return mcp.InputResponseMap{"approve-not-asked": yes}, state, a
+		}},
+		{"answer without state", "forged", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+			return mcp.InputResponseMap{id: yes}, "", a
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := manualSession(t)
+			path := filepath.Join(t.TempDir(), "touched")
+			a := args("path", path)
+			first, id := question(t, s, a)
+			answers, state, b := tc.tamper(first.RequestState, id, a)
+			res := retry(t, s, b, answers, state)
+			refused(t, s, 1, res, tc.code, path, b["path"].(string))
+			if strings.Contains(text(res), "approved") && !strings.Contains(text(res), "not") {
+				t.Errorf("refusal reads like an approval: %s", text(res))
+			}
+		})
+	}
+}

@@ -1,0 +1,337 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// patience bounds every wait for a condition. Waits end as soon as the
+// condition holds; this only turns a hang into a failure.
+const patience = 30 * time.Second
+
+// logBuffer collects a process's stderr (JSON log lines) and wakes waiters
+// on every write.
+type logBuffer struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	buf  bytes.Buffer
+}
+
+func newLogBuffer() *logBuffer {
+	b := &logBuffer{}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.cond.Broadcast()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// records parses every complete JSON line logged so far.
+func (b *logBuffer) records() []map[string]any {
+	var out []map[string]any
+	for line := range strings.Lines(b.String()) {
+		if !strings.HasSuffix(line, "\n") {
+			break
+		}
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) == nil {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// waitRecord waits until a logged record satisfies match and returns it.
+func (b *logBuffer) waitRecord(t *testing.T, what string, match func(map[string]any) bool) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	stop := time.AfterFunc(patience, func() {
+		b.mu.Lock()
+		b.cond.Broadcast()
+		b.mu.Unlock()
+	})
+	defer stop.Stop()
+	for {
+		for _, rec := range b.records() {
+			if match(rec) {
+				return rec
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no log record %s within %s; stderr:\n%s", what, patience, b.String())
+		}
+		b.mu.Lock()
+		b.cond.Wait()
+		b.mu.Unlock()
+	}
+}
+
+// finalCalls returns the server's final log line for each call of tool, in
+// order: one per call, leaving out the rounds that only asked a question.
+func (b *logBuffer) finalCalls(tool string) []map[string]any {
+	var out []map[string]any
+	for _, r := range b.records() {
+		if r["msg"] == "tool call" && r["tool"] == tool && r["result"] != "input_required" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// callRecord waits for the final log line of the nth call (from 1) of tool.
+func (b *logBuffer) nthCall(t *testing.T, tool string, n int) map[string]any {
+	t.Helper()
+	b.waitRecord(t, fmt.Sprintf("for call %d of %s", n, tool), func(map[string]any) bool {
+		return len(b.finalCalls(tool)) >= n
+	})
+	return b.finalCalls(tool)[n-1]
+}
+
+// callRecord waits for the final log line of the first call of tool.
+func (b *logBuffer) callRecord(t *testing.T, tool string) map[string]any {
+	t.Helper()
+	return b.nthCall(t, tool, 1)
+}
+
+// client describes the MCP client a test connects with.
+type client struct {
+	protocol string
+	// elicit answers approval questions; nil means the client has no
+	// elicitation capability.
+	elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	// manual disables the SDK's automatic multi-round-trip retries, so the
+	// test drives input-required results itself.
+	manual      bool
+	progress    func(*mcp.ProgressNotificationClientRequest)
+	listChanged func()
+	// env is added to the server's environment.
+	env []string
+}
+
+func (c client) options() *mcp.ClientOptions {
+	o := &mcp.ClientOptions{
+		ElicitationHandler: c.elicit,
+		Capabilities:       &mcp.ClientCapabilities{},
+	}
+	if c.manual {
+		o.MultiRoundTrip = &mcp.MultiRoundTripOptions{Disabled: true}
+	}
+	if c.progress != nil {
+		o.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { c.progress(r) }
+	}
+	if c.listChanged != nil {
+		o.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) { c.listChanged() }
+	}
+	return o
+}
+
+// session is one client connected to one fisk-mcp process.
+type session struct {
+	cs  *mcp.ClientSession
+	log *logBuffer
+	cmd *exec.Cmd
+}
+
+// serveArgs is the command line every served test uses: JSON logs at debug
+// (the tests read them), then the test's own flags and apps.
+func serveArgs(extra ...string) []string {
+	return append([]string{"serve", "--log-format", "json", "--log-level", "debug"}, extra...)
+}
+
+// startStdio starts fisk-mcp serve over stdio with the given arguments and
+// connects c to it. Closing the session (at cleanup) closes stdin, which
+// ends the server.
+func startStdio(t *testing.T, c client, args ...string) *session {
+	t.Helper()
+	cmd := exec.Command(fiskMCP, serveArgs(args...)...)
+	cmd.Env = append(os.Environ(), c.env...)
+	log := newLogBuffer()
+	cmd.Stderr = log
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1.0.0"}, c.options()).
+		Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
+	if err != nil {
+		t.Fatalf("connecting to %v: %v\nstderr:\n%s", cmd.Args, err, log.String())
+	}
+	s := &session{cs: cs, log: log, cmd: cmd}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil && !isExit(err) {
+			t.Errorf("closing the session: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("fisk-mcp stderr:\n%s", log.String())
+		}
+	})
+	if got := cs.InitializeResult().ProtocolVersion; got != c.protocol {
+		t.Fatalf("negotiated protocol %s, want %s", got, c.protocol)
+	}
+	return s
+}
+
+func isExit(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee)
+}
+
+// call calls a tool and fails the test on a protocol error.
+func (s *session) call(t *testing.T, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("calling %s: %v", name, err)
+	}
+	return res
+}
+
+// commandResult is the envelope a command tool returns, decoded from the
+// wire independently of the server's Go type.
+type commandResult struct {
+	Command    string `json:"command"`
+	ExitCode   int    `json:"exit_code"`
+	Signal     string `json:"signal"`
+	Output     string `json:"output"`
+	Truncated  bool   `json:"truncated"`
+	BytesTotal int64  `json:"bytes_total"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+func envelope(t *testing.T, res *mcp.CallToolResult) commandResult {
+	t.Helper()
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil || res.StructuredContent == nil {
+		t.Fatalf("no structured content: %s", text(res))
+	}
+	var r commandResult
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		t.Fatalf("structured content is not a command result: %v: %s", err, raw)
+	}
+	return r
+}
+
+// text joins a result's text blocks.
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// args builds tool arguments with the fixture's required global flag.
+func args(kv ...any) map[string]any {
+	m := map[string]any{"context": "e2e"}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	return m
+}
+
+// waitFor waits until cond holds, checking again whenever tick fires.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		<-tick.C
+	}
+}
+
+// alive reports whether pid is a process that has not exited (a zombie has
+// exited and only waits to be reaped).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	// The state follows the parenthesised command name.
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z' && stat[i+2] != 'X'
+	}
+	return true
+}
+
+// readPids reads the "PID CHILDPID" line the fixture's spawn writes.
+func readPids(t *testing.T, path string) []int {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading pid file: %v", err)
+	}
+	var pids []int
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	sc.Split(bufio.ScanWords)
+	for sc.Scan() {
+		n, err := strconv.Atoi(sc.Text())
+		if err != nil {
+			t.Fatalf("pid file %q: %v", raw, err)
+		}
+		pids = append(pids, n)
+	}
+	if len(pids) != 2 {
+		t.Fatalf("pid file holds %q, want two pids", raw)
+	}
+	return pids
+}
+
+// fileReady reports whether path exists with some content (the fixture
+// writes its files in one write).
+func fileReady(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Size() > 0
+}
+
+// runFiskMCP runs fisk-mcp to completion and returns its outputs and exit code.
+func runFiskMCP(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, fiskMCP, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	cmd.Stdin = strings.NewReader("")
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("running fisk-mcp %v: %v", args, err)
+	}
+	return out.String(), errOut.String(), code
+}

@@ -1,0 +1,53 @@
+// Package e2e tests the fisk-mcp binary end to end: the real binary serving
+// the real fixture fisk application, driven by the MCP SDK's own client over
+// stdio and streamable HTTP, under protocol versions 2025-11-25 and
+// 2026-07-28.
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+)
+
+const fiskMCPPackage = "github.com/fisk-mcp/fisk-mcp/cmd/fisk-mcp"
+
+// The protocol versions every client-facing behaviour is proven under: the
+// last one where the server elicits, and the first where the client does.
+const (
+	legacyProtocol = "2025-11-25"
+	modernProtocol = "2026-07-28"
+)
+
+var protocols = []string{legacyProtocol, modernProtocol}
+
+// Binaries built once for the whole package.
+var (
+	fiskMCP    string // the fisk-mcp binary under test
+	fixtureBin string // the fixture fisk application
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	bin, cleanup, err := fixture.BuildPackage(fiskMCPPackage, "fisk-mcp")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer cleanup()
+	fiskMCP = bin
+
+	bin, cleanup2, err := fixture.Build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer cleanup2()
+	fixtureBin = bin
+	return m.Run()
+}

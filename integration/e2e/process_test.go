@@ -1,0 +1,114 @@
+package e2e
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestCancellationKillsTheProcessGroupAfterProgress starts a command that
+// spawns a grandchild and runs for an hour, waits until the client has
+// received a progress notification for it, cancels the call, and proves
+// that neither process outlives the cancellation.
+func TestCancellationKillsTheProcessGroupAfterProgress(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			progressed := make(chan string, 16)
+			s := startStdio(t, client{protocol: proto, progress: func(r *mcp.ProgressNotificationClientRequest) {
+				select {
+				case progressed <- r.Params.Message:
+				default:
+				}
+			}}, fixtureBin)
+			pidFile := filepath.Join(t.TempDir(), "pids")
+
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				params := &mcp.CallToolParams{Name: "spawn", Arguments: args("pid-file", pidFile, "for", "1h")}
+				params.SetProgressToken("spawn-1")
+				_, err := s.cs.CallTool(ctx, params)
+				done <- err
+			}()
+
+			select {
+			case msg := <-progressed:
+				if !strings.Contains(msg, "running for") {
+					t.Errorf("progress message %q", msg)
+				}
+			case err := <-done:
+				t.Fatalf("the call ended before any progress: %v", err)
+			}
+			waitFor(t, "the pid file", func() bool { return fileReady(pidFile) })
+			pids := readPids(t, pidFile)
+			for _, pid := range pids {
+				if !alive(pid) {
+					t.Fatalf("pid %d is not running before the cancel", pid)
+				}
+			}
+
+			cancel()
+			if err := <-done; err == nil {
+				t.Errorf("a cancelled call returned a result")
+			}
+			rec := s.log.callRecord(t, "spawn")
+			if rec["result"] != "cancelled" {
+				t.Errorf("call log = %v", rec)
+			}
+			// The call's log line is written after the process group was
+			// killed and reaped; the grandchild may still be waiting for
+			// init to reap it, which alive ignores.
+			for _, pid := range pids {
+				waitFor(t, "pid to be gone", func() bool { return !alive(pid) })
+			}
+		})
+	}
+}
+
+// TestConcurrencyCapHolds runs as many hour-long commands as there are
+// slots, then one more: the extra call must not start until a slot frees.
+func TestConcurrencyCapHolds(t *testing.T) {
+	s := startStdio(t, client{protocol: modernProtocol}, "--concurrency", "2", fixtureBin)
+	dir := t.TempDir()
+	pidFiles := []string{filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")}
+
+	type call struct {
+		cancel context.CancelFunc
+		done   chan *mcp.CallToolResult
+	}
+	start := func(pidFile string) call {
+		ctx, cancel := context.WithCancel(t.Context())
+		c := call{cancel: cancel, done: make(chan *mcp.CallToolResult, 1)}
+		go func() {
+			res, _ := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn", Arguments: args("pid-file", pidFile, "for", "1h")})
+			c.done <- res
+		}()
+		t.Cleanup(cancel)
+		return c
+	}
+	a := start(pidFiles[0])
+	b := start(pidFiles[1])
+	waitFor(t, "two commands to run", func() bool { return fileReady(pidFiles[0]) && fileReady(pidFiles[1]) })
+
+	c := start(pidFiles[2])
+	// A request sent after the third call is answered only once the server
+	// has read the third call; the third command must still not be running.
+	if err := s.cs.Ping(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if fileReady(pidFiles[2]) {
+		t.Fatal("a third command started while two held both slots")
+	}
+
+	a.cancel()
+	waitFor(t, "the queued command to start once a slot freed", func() bool { return fileReady(pidFiles[2]) })
+	b.cancel()
+	c.cancel()
+	for _, pid := range append(readPids(t, pidFiles[0]), readPids(t, pidFiles[2])...) {
+		waitFor(t, "pid to be gone", func() bool { return !alive(pid) })
+	}
+}
