@@ -168,11 +168,39 @@ func listTools(t *testing.T, s *mcp.ClientSession) map[string]*mcp.Tool {
 // depend on how the server splits output between the two.
 func call(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
 	t.Helper()
+	if args == nil {
+		args = map[string]any{} // a nil map would be sent as null, which is not an object
+	}
 	res, err := s.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("calling %s: %v", name, err)
 	}
 	return res, resultText(res)
+}
+
+// commandResult is the envelope fisk-mcp returns for a command that ran
+// (server.CommandResult), decoded here from the wire as a client sees it.
+type commandResult struct {
+	Command    string `json:"command"`
+	ExitCode   int    `json:"exit_code"`
+	Output     string `json:"output"`
+	Truncated  bool   `json:"truncated"`
+	BytesTotal int64  `json:"bytes_total"`
+}
+
+// ran decodes the command envelope of a result, failing the test when the
+// result carries none (the command did not run).
+func ran(t *testing.T, name string, res *mcp.CallToolResult) commandResult {
+	t.Helper()
+	var env commandResult
+	raw, err := json.Marshal(res.StructuredContent)
+	if err == nil && res.StructuredContent != nil {
+		err = json.Unmarshal(raw, &env)
+	}
+	if res.StructuredContent == nil || err != nil || env.Command == "" {
+		t.Fatalf("%s: the result is not a command envelope (%v):\n%s", name, err, resultText(res))
+	}
+	return env
 }
 
 func resultText(res *mcp.CallToolResult) string {

@@ -188,22 +188,39 @@ func TestNATSImpactROCommandsAreAnnotatedReadOnly(t *testing.T) {
 }
 
 func TestNATSGatedCommandIsRefusedWithoutElicitationAndDoesNotRun(t *testing.T) {
-	sb := newSandbox(t)
-	s := serve(t, sb, natsPolicy...)
-
 	// auth operator add (impact:rw) runs without a NATS server and, when it
 	// runs, writes an nsc store for the operator into XDG_DATA_HOME.
-	res, text := call(t, s, "auth_operator_add", map[string]any{"name": "gated"})
-	if !res.IsError {
-		t.Errorf("auth_operator_add is gated by --confirm-tag impact:rw and the client cannot approve, yet the call succeeded:\n%s", text)
-	}
-	if strings.TrimSpace(text) == "" {
-		t.Error("the refusal carries no text the model could act on")
-	}
-	store := filepath.Join(sb.data, "nats", "nsc", "stores", "gated")
-	if _, err := os.Stat(store); err == nil {
-		t.Errorf("the refused command ran: %s exists", store)
-	}
+	args := map[string]any{"name": "gated"}
+	storeOf := func(sb sandbox) string { return filepath.Join(sb.data, "nats", "nsc", "stores", "gated") }
+
+	t.Run("gated", func(t *testing.T) {
+		sb := newSandbox(t)
+		s := serve(t, sb, natsPolicy...)
+		res, text := call(t, s, "auth_operator_add", args)
+		if !res.IsError {
+			t.Errorf("auth_operator_add is gated by --confirm-tag impact:rw and the client cannot approve, yet the call succeeded:\n%s", text)
+		}
+		if !strings.Contains(strings.ToLower(text), "approval") || strings.Contains(text, "invalid arguments") {
+			t.Errorf("the refusal does not say that approval was needed:\n%s", text)
+		}
+		if _, err := os.Stat(storeOf(sb)); err == nil {
+			t.Errorf("the refused command ran: %s exists", storeOf(sb))
+		}
+	})
+
+	// The control: without the gate the very same call runs, so the refusal
+	// above is the gate's doing and not a bad argument.
+	t.Run("ungated", func(t *testing.T) {
+		sb := newSandbox(t)
+		s := serve(t, sb, "--read-only-tag", "impact:ro")
+		res, text := call(t, s, "auth_operator_add", args)
+		if res.IsError {
+			t.Fatalf("auth_operator_add without --confirm-tag failed:\n%s", text)
+		}
+		if _, err := os.Stat(storeOf(sb)); err != nil {
+			t.Errorf("auth_operator_add reported success but created no store: %v", err)
+		}
+	})
 }
 
 func TestNATSCommandsThatNeedNoServerRunAndReturnTheirOutput(t *testing.T) {
@@ -218,7 +235,7 @@ func TestNATSCommandsThatNeedNoServerRunAndReturnTheirOutput(t *testing.T) {
 		{"errors_lookup", map[string]any{"code": 10039}, regexp.MustCompile(`JSNotEnabledForAccountErr`)},
 		{"errors_ls", map[string]any{"match": "not enabled for account"}, regexp.MustCompile(`10039`)},
 		{"context_ls", nil, regexp.MustCompile(`No known contexts`)},
-		{"auth_nuid_gen", nil, regexp.MustCompile(`[0-9A-Za-z]{22}`)},
+		{"auth_nuid_gen", nil, regexp.MustCompile(`^[0-9A-Za-z]{22}\n$`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
@@ -226,10 +243,42 @@ func TestNATSCommandsThatNeedNoServerRunAndReturnTheirOutput(t *testing.T) {
 			if res.IsError {
 				t.Fatalf("%s failed:\n%s", tt.tool, text)
 			}
-			if !tt.want.MatchString(text) {
-				t.Errorf("%s output does not match %s:\n%s", tt.tool, tt.want, text)
+			env := ran(t, tt.tool, res)
+			if env.ExitCode != 0 || env.Truncated {
+				t.Errorf("%s: exit code %d, truncated %v; want 0, false", tt.tool, env.ExitCode, env.Truncated)
+			}
+			if !tt.want.MatchString(env.Output) {
+				t.Errorf("%s output does not match %s:\n%s", tt.tool, tt.want, env.Output)
 			}
 		})
+	}
+}
+
+func TestNATSCommandOutputIsExactlyWhatTheBinaryPrintsForLLMs(t *testing.T) {
+	sb := newSandbox(t)
+	s := serve(t, sb, natsPolicy...)
+	_, nats := requireBinaries(t)
+
+	// fisk-mcp sets LLMFORMAT=1 for every command; natscli then prints
+	// Markdown tables instead of box drawing (about a third of the bytes).
+	cmd := exec.CommandContext(t.Context(), nats, "errors", "ls")
+	cmd.Env = append(sb.env(), "LLMFORMAT=1")
+	direct, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("nats errors ls: %v", err)
+	}
+	if !bytes.HasPrefix(direct, []byte("# NATS Errors\n")) {
+		t.Fatalf("nats errors ls with LLMFORMAT=1 no longer prints Markdown:\n%.200s", direct)
+	}
+
+	res, text := call(t, s, "errors_ls", nil)
+	if res.IsError {
+		t.Fatalf("errors_ls failed:\n%s", text)
+	}
+	env := ran(t, "errors_ls", res)
+	if env.Truncated || env.BytesTotal != int64(len(direct)) || env.Output != string(direct) {
+		t.Errorf("errors_ls output (%d of %d bytes, truncated %v) differs from what nats prints with LLMFORMAT=1 (%d bytes)\n%.300s",
+			len(env.Output), env.BytesTotal, env.Truncated, len(direct), env.Output)
 	}
 }
 
@@ -244,6 +293,9 @@ func TestNATSContextAddedThroughAToolCarriesTheExposedGlobalFlag(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("context_add failed:\n%s", text)
 	}
+	if env := ran(t, "context_add", res); !strings.Contains(env.Command, "--server="+url) {
+		t.Errorf("the command line does not carry the global flag: %s", env.Command)
+	}
 	saved, err := os.ReadFile(filepath.Join(sb.config, "nats", "context", "e2e.json"))
 	if err != nil {
 		t.Fatalf("context_add reported success but saved no context: %v", err)
@@ -252,8 +304,8 @@ func TestNATSContextAddedThroughAToolCarriesTheExposedGlobalFlag(t *testing.T) {
 		t.Errorf("the saved context does not carry --server %s:\n%s", url, saved)
 	}
 
-	res, text = call(t, s, "context_ls", nil)
-	if res.IsError || !strings.Contains(text, "e2e") || !strings.Contains(text, "added over MCP") {
-		t.Errorf("context_ls does not list the new context (isError %v):\n%s", res.IsError, text)
+	res, _ = call(t, s, "context_ls", nil)
+	if out := ran(t, "context_ls", res).Output; res.IsError || !strings.Contains(out, "e2e") || !strings.Contains(out, "added over MCP") {
+		t.Errorf("context_ls does not list the new context (isError %v):\n%s", res.IsError, out)
 	}
 }
