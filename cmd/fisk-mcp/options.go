@@ -93,9 +93,12 @@ func (o *optionSet) str(cmd *fisk.CmdClause, name, help string, target *string, 
 	return f
 }
 
+// enum registers a flag with a fixed set of values. The value is checked in
+// resolve rather than by fisk, so the error names the flag and the choices,
+// and a value from the configuration file gets the same check.
 func (o *optionSet) enum(cmd *fisk.CmdClause, name, help string, target *string, def string, values ...string) {
 	f := o.add(cmd, name, help, &option{render: func() []string { return []string{*target} }})
-	f.Default(def).EnumVar(target, values...)
+	f.Default(def).HintOptions(values...).StringVar(target)
 }
 
 func (o *optionSet) list(cmd *fisk.CmdClause, name, help, placeholder string, target *[]string) {

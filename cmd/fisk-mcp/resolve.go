@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"time"
 
@@ -135,8 +136,17 @@ func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
 	sel.ReadOnlyTags, sel.AdditiveTags = s.ReadOnlyTags, s.AdditiveTags
 	sel.DestructiveTags, sel.IdempotentTags = s.DestructiveTags, s.IdempotentTags
 	sel.Schema = s.Schema
-	if sel.Schema != "restricted" && sel.Schema != "full" {
-		fail("--schema %q: use restricted or full", sel.Schema)
+	for _, e := range []struct {
+		flag, value string
+		allowed     []string
+	}{
+		{"--schema", s.Schema, []string{"restricted", "full"}},
+		{"--log-level", s.LogLevel, []string{"debug", "info", "warn", "error"}},
+		{"--log-format", s.LogFormat, []string{"text", "json"}},
+	} {
+		if !slices.Contains(e.allowed, e.value) {
+			fail("%s %q: use one of %s", e.flag, e.value, strings.Join(e.allowed, ", "))
+		}
 	}
 	for _, name := range s.GlobalFlags {
 		if name == "" || strings.HasPrefix(name, "-") {
@@ -180,9 +190,32 @@ func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
 		p.Serving = sp
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, problems(errs)
 	}
 	return p, nil
+}
+
+// problems reports every error at once, one per line, so a bad command
+// line is fixed in one go rather than one complaint at a time.
+func problems(errs []error) error {
+	var flat []error
+	for _, err := range errs {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			flat = append(flat, j.Unwrap()...)
+		} else {
+			flat = append(flat, err)
+		}
+	}
+	if len(flat) == 1 {
+		return flat[0]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problems:", len(flat))
+	for _, err := range flat {
+		b.WriteString("\n  - ")
+		b.WriteString(err.Error())
+	}
+	return errors.New(b.String())
 }
 
 func resolveServing(s *settings) (*servingPlan, error) {

@@ -101,7 +101,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	ln, h, err := srv.ListenHTTP(hc)
 	if err != nil {
 		if strings.Contains(err.Error(), "authentication") {
-			return fmt.Errorf("%w: pass --token-file FILE (or set %s), or --insecure-no-auth if every client that can reach it is trusted", err, tokenEnv)
+			return fmt.Errorf("%w (--token-file FILE or %s=TOKEN sets the token; --insecure-no-auth allows it without)", err, tokenEnv)
 		}
 		return err
 	}
