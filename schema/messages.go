@@ -22,6 +22,15 @@ var (
 // for a model: what was expected, what was sent, and where.
 // base is the pointer of the validated value within the arguments.
 func translate(err *jsonschema.ValidationError, base string, value any, v *violations) {
+	if k, ok := err.ErrorKind.(*kind.PropertyNames); ok {
+		// The causes locate the failure at the object; the key is the place.
+		ptr := base
+		for _, tok := range err.InstanceLocation {
+			ptr = pointer(ptr, tok)
+		}
+		v.add(pointer(ptr, k.Property), `a key cannot contain "=" or ":" (the flag takes key=value pairs); rename the key`)
+		return
+	}
 	if len(err.Causes) > 0 {
 		for _, cause := range err.Causes {
 			translate(cause, base, value, v)
@@ -49,7 +58,7 @@ func translate(err *jsonschema.ValidationError, base string, value any, v *viola
 		for i, w := range k.Want {
 			want[i] = display(w)
 		}
-		v.add(ptr, fmt.Sprintf("expected one of %s, got %s", strings.Join(want, ", "), describe(got)))
+		v.add(ptr, fmt.Sprintf("expected one of %s, got %s", strings.Join(want, ", "), display(got)))
 	case *kind.Const:
 		v.add(ptr, fmt.Sprintf("expected %s, got %s", display(k.Want), describe(got)))
 	case *kind.Pattern:

@@ -119,6 +119,9 @@ func (p *param) classify(out, full map[string]any, mode Mode) error {
 	case "object":
 		p.form, p.scalar = formMap, "string"
 		out["additionalProperties"] = map[string]any{"type": "string"}
+		if mode == Full {
+			out["propertyNames"] = map[string]any{"pattern": "^[^=:]*$"}
+		}
 		out["description"] = suffix(out["description"], `an object of string values; keys cannot contain "=" or ":"`)
 		return nil
 	case "array":
