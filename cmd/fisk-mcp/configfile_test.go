@@ -141,3 +141,30 @@ func TestToolsIgnoresServingSettingsInTheConfigFile(t *testing.T) {
 		t.Error("tools resolved serving settings")
 	}
 }
+
+func TestConfigFileAcceptsPluralKeysAndSingleStrings(t *testing.T) {
+	cfg, err := parseConfig([]byte(`
+confirm_tags: [ops:prod, impact:rw]
+exclude_tag: ai:experimental
+global_flags: context
+scrub_env: MY_TOKEN
+apps:
+  - path: /bin/true
+    global_flags: [server]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.ConfirmTags, []string{"ops:prod", "impact:rw"}) || !slices.Equal(cfg.ExcludeTags, []string{"ai:experimental"}) {
+		t.Errorf("tags = %v %v", cfg.ConfirmTags, cfg.ExcludeTags)
+	}
+	if !slices.Equal(cfg.GlobalFlags, []string{"context"}) || !slices.Equal(cfg.ScrubEnv, []string{"MY_TOKEN"}) {
+		t.Errorf("lists = %v %v", cfg.GlobalFlags, cfg.ScrubEnv)
+	}
+	if !slices.Equal(cfg.Apps[0].GlobalFlags, []string{"server"}) {
+		t.Errorf("app globals = %v", cfg.Apps[0].GlobalFlags)
+	}
+	if _, err := parseConfig([]byte("confirm_tag: [a]\nconfirm_tags: [b]\n")); err == nil || !strings.Contains(err.Error(), "keep one") {
+		t.Errorf("both spellings: %v", err)
+	}
+}

@@ -224,3 +224,17 @@ func TestVersionPrintsTheVersion(t *testing.T) {
 		t.Errorf("version printed %q", out)
 	}
 }
+
+func TestStateKeyFileIsLoadedOrRefused(t *testing.T) {
+	dir := t.TempDir()
+	app := fakeApp(t, dir, "tool")
+	good := writeFile(t, dir, "good.key", "8f1d6c2a9b7e4f30a1c5d8e2b4f6a7c90d3e5f7a1b2c4d6e8f0a2b4c6d8e0f13\n", 0o600)
+	weak := writeFile(t, dir, "weak.key", "passphrase\n", 0o600)
+	c, _, err := parse(t, "serve", "--state-key-file", good, app)
+	if err != nil || len(c.planned.Serving.StateKey) != 32 {
+		t.Fatalf("good key: %v", err)
+	}
+	if _, _, err := parse(t, "serve", "--state-key-file", weak, app); err == nil || !strings.Contains(err.Error(), "openssl rand -hex 32") {
+		t.Fatalf("weak key: %v", err)
+	}
+}

@@ -210,3 +210,28 @@ func TestConfigPrintsAClientConfigurationForThisBinary(t *testing.T) {
 		t.Errorf("args = %q, want %q", srv.Args, want)
 	}
 }
+
+func TestStartupSaysWhatIsServedAndHowGatingBehaves(t *testing.T) {
+	s := startStdio(t, client{protocol: modernProtocol}, "--confirm-tag", "ops:prod", "fx="+fixtureBin)
+	// The last startup line; the ones before it are then in the buffer too.
+	s.log.waitRecord(t, "announcing stdio", func(r map[string]any) bool { return r["msg"] == "serving MCP over stdio" })
+	recs := s.log.records()
+	find := func(msg string) map[string]any {
+		for _, r := range recs {
+			if r["msg"] == msg {
+				return r
+			}
+		}
+		t.Fatalf("no %q log line in:\n%s", msg, s.log.String())
+		return nil
+	}
+	app := find("serving app")
+	if app["app"] != fixtureBin || app["prefix"] != "fx" || app["tools"] != float64(len(fixtureTools)) {
+		t.Errorf("app line = %v", app)
+	}
+	gated := find("gated tools need a person's approval")
+	tools, _ := gated["tools"].([]any)
+	if len(tools) != 3 || !strings.Contains(gated["how"].(string), "elicitation") || !strings.Contains(gated["how"].(string), "refused") {
+		t.Errorf("gated line = %v", gated)
+	}
+}

@@ -136,8 +136,9 @@ func TestInvalidArgumentsAreRefusedBeforeAnythingRuns(t *testing.T) {
 					}
 				})
 			}
-			for _, rec := range s.log.records() {
-				if rec["tool"] == "echo" && rec["exit_code"] != nil {
+			s.log.nthCall(t, "echo", len(cases))
+			for _, rec := range s.log.finalCalls("echo") {
+				if rec["result"] != "invalid_arguments" || rec["exit_code"] != nil {
 					t.Errorf("a refused call ran: %v", rec)
 				}
 			}
