@@ -37,9 +37,16 @@ func (c *cli) runServe(*fisk.ParseContext) error {
 func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	sp := p.Serving
 	ctx := c.ctx
-	if !sp.Watch {
-		// Without --watch, SIGHUP (a closed terminal) shuts down gracefully
-		// like SIGTERM, draining calls instead of dying mid-command.
+	// SIGHUP is claimed before anything slow happens, so one arriving
+	// during startup is never the default "terminate". With --watch it
+	// reloads; without, it shuts down gracefully like SIGTERM (a closed
+	// terminal), draining calls instead of dying mid-command.
+	var hup chan os.Signal
+	if sp.Watch {
+		hup = make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+	} else {
 		var stop context.CancelFunc
 		ctx, stop = signal.NotifyContext(ctx, syscall.SIGHUP)
 		defer stop()
@@ -87,7 +94,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 
 	if sp.HTTP == "" {
 		announce(log, p, l, set, sp, "")
-		c.watch(ctx, sp, l, srv, log)
+		c.watch(ctx, hup, l, srv, log)
 		return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
 
@@ -106,17 +113,22 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		return err
 	}
 	announce(log, p, l, set, sp, ln.Addr().String())
-	c.watch(ctx, sp, l, srv, log)
+	c.watch(ctx, hup, l, srv, log)
 	return srv.ServeHTTP(ctx, ln, h, hc)
 }
 
-// watch starts reloading on binary changes and SIGHUP when --watch is set.
-func (c *cli) watch(ctx context.Context, sp *servingPlan, l loader, srv *server.Server, log *slog.Logger) {
-	if !sp.Watch {
+// watch reloads on binary changes and on hup, when --watch set hup.
+func (c *cli) watch(ctx context.Context, hup <-chan os.Signal, l loader, srv *server.Server, log *slog.Logger) {
+	if hup == nil {
 		return
 	}
-	reload := func(ctx context.Context) (*exposure.ToolSet, error) { return l.load(ctx, true) }
-	publish := func(set *exposure.ToolSet) { srv.Publish(set) }
-	go server.Watch(ctx, l.paths(), reload, publish, log)
+	w := &server.Watcher{
+		Paths:   l.paths(),
+		Reload:  func(ctx context.Context) (*exposure.ToolSet, error) { return l.load(ctx, true) },
+		Publish: func(set *exposure.ToolSet) { srv.Publish(set) },
+		Logger:  log,
+		Signals: hup,
+	}
+	go w.Run(ctx)
 	log.Info("watching the apps for changes; SIGHUP reloads at once", "apps", l.paths())
 }

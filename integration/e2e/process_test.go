@@ -72,7 +72,13 @@ func TestCancellationKillsTheProcessGroupAfterProgress(t *testing.T) {
 // TestConcurrencyCapHolds runs as many hour-long commands as there are
 // slots, then one more: the extra call must not start until a slot frees.
 func TestConcurrencyCapHolds(t *testing.T) {
-	s := startStdio(t, client{protocol: modernProtocol}, "--concurrency", "2", fixtureBin)
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) { concurrencyCapHolds(t, proto) })
+	}
+}
+
+func concurrencyCapHolds(t *testing.T, proto string) {
+	s := startStdio(t, client{protocol: proto}, "--concurrency", "2", fixtureBin)
 	dir := t.TempDir()
 	pidFiles := []string{filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")}
 

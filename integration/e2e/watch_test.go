@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -122,4 +123,18 @@ func TestSIGHUPWithoutWatchShutsDownGracefully(t *testing.T) {
 		t.Logf("session ended: %v", err)
 	}
 	waitFor(t, "fisk-mcp to exit", func() bool { return s.cmd.ProcessState != nil || !alive(s.cmd.Process.Pid) })
+}
+
+func TestSIGHUPWithWatchReloadsAndKeepsServing(t *testing.T) {
+	s := startStdio(t, client{protocol: modernProtocol}, "--watch", fixtureBin)
+	s.log.waitRecord(t, "for the watcher", func(r map[string]any) bool {
+		return strings.HasPrefix(fmt.Sprint(r["msg"]), "watching the apps")
+	})
+	if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	s.log.waitRecord(t, "for the SIGHUP reload", func(r map[string]any) bool { return r["msg"] == "tool set published" })
+	if got := names(t, s.cs); !slices.Equal(got, fixtureTools) {
+		t.Errorf("tools after SIGHUP: %v", got)
+	}
 }
