@@ -1,6 +1,8 @@
 package exposure
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -21,8 +23,9 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // appContext is what every command of one application shares.
 type appContext struct {
-	app     *LoadedApp
-	globals []*fisk.FlagModel
+	app         *LoadedApp
+	globals     []*fisk.FlagModel
+	globalsHash fingerprint // identifies globals in every command's fingerprint
 }
 
 // candidate is a tool claiming a final name. Application commands are only
@@ -108,6 +111,11 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 	slices.SortFunc(leaves, func(x, y introspect.Leaf) int { return slices.Compare(x.Path, y.Path) })
 
 	ctx := &appContext{app: a, globals: globals}
+	if doc, err := json.Marshal(globals); err == nil {
+		ctx.globalsHash = sha256.Sum256(doc)
+	} else {
+		return nil, fmt.Errorf("application %q: global flags: %w", a.label(), err)
+	}
 	out := make([]candidate, 0, len(leaves))
 	for _, leaf := range leaves {
 		tags := leaf.Command.Tags
@@ -184,7 +192,7 @@ func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
 					errs[j] = err
 					continue
 				}
-				tools[j] = builtTool{tool: t, print: fingerprint(t)}
+				tools[j] = builtTool{tool: t, print: fingerprintOf(t)}
 			}
 		})
 	}
@@ -211,7 +219,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 	}
 	tags := slices.Clone(c.leaf.Command.Tags)
 	title := c.leaf.FullCommand()
-	desc, model := describeCommand(c.app.app.Model.Name, title, c.leaf.Command.Help, c.leaf.Command.HelpLong, tags)
+	desc, model := describeCommand(c.leaf.Path, c.leaf.Command.Help, c.leaf.Command.HelpLong, tags)
 	return &commandTool{
 		name:        c.name,
 		title:       title,
@@ -223,7 +231,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		behavior:    p.BehaviorForTags(tags),
 		trigger:     p.ConfirmTrigger(tags),
 		cmd:         cmd,
-		inputs:      commandSchemaInputs{Mode: mode, Schema: source, Globals: c.app.globals},
+		inputs:      commandSchemaInputs{mode: mode, source: source, globals: c.app.globalsHash},
 	}, nil
 }
 

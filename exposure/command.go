@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/choria-io/fisk"
-
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
@@ -30,16 +28,22 @@ type commandTool struct {
 	inputs      commandSchemaInputs
 }
 
-// commandSchemaInputs determine a command's advertised schema: the
-// precomputed schema of the selected mode and the exposed globals. They are
+// commandSchemaInputs determine a command's advertised schema: the mode,
+// the precomputed schema of that mode and the exposed globals. The schema is
 // shared with the model and only read.
 type commandSchemaInputs struct {
-	Mode    schema.Mode       `json:"mode"`
-	Schema  map[string]any    `json:"schema"`
-	Globals []*fisk.FlagModel `json:"globals"`
+	mode    schema.Mode
+	source  map[string]any
+	globals fingerprint // of the app's exposed global flags
 }
 
-func (t *commandTool) schemaInputs() any { return t.inputs }
+func (t *commandTool) writeSchemaInputs(w *canonicalWriter) {
+	w.field("mode", string(t.inputs.mode))
+	w.label("globals")
+	w.raw(t.inputs.globals[:])
+	w.label("command")
+	w.value(t.inputs.source)
+}
 
 var (
 	_ Tool              = (*commandTool)(nil)
@@ -49,14 +53,11 @@ var (
 	_ Sourced           = (*commandTool)(nil)
 )
 
-// describeCommand returns the human description and the model description of
-// a command. An empty help is replaced by one derived from the command path,
-// so no tool is advertised without words.
-func describeCommand(appName, title, help, helpLong string, tags []string) (description, model string) {
-	description = strings.TrimSpace(help)
-	if description == "" {
-		description = fmt.Sprintf("Runs %q.", strings.TrimSpace(appName+" "+title))
-	}
+// describeCommand returns the human description and the model description
+// of a command. An empty help is replaced by one derived from the command
+// path (schema.DescriptionFor), so no tool is advertised without words.
+func describeCommand(path []string, help, helpLong string, tags []string) (description, model string) {
+	description = schema.DescriptionFor(path, help)
 	parts := []string{description}
 	if l := strings.TrimSpace(helpLong); l != "" {
 		parts = append(parts, l)

@@ -1,8 +1,6 @@
 package exposure
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -23,7 +21,7 @@ type Skip struct {
 type ToolSet struct {
 	tools    []Tool // sorted by name
 	byName   map[string]Tool
-	prints   map[string][32]byte
+	prints   map[string]fingerprint
 	warnings []string
 	skipped  []Skip
 }
@@ -32,7 +30,7 @@ type ToolSet struct {
 // at build time so that Diff never re-serialises a schema.
 type builtTool struct {
 	tool  Tool
-	print [32]byte
+	print fingerprint
 }
 
 // newToolSet indexes tools, whose names are already unique.
@@ -40,7 +38,7 @@ func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
 	s := &ToolSet{
 		tools:    make([]Tool, len(tools)),
 		byName:   make(map[string]Tool, len(tools)),
-		prints:   make(map[string][32]byte, len(tools)),
+		prints:   make(map[string]fingerprint, len(tools)),
 		warnings: warnings,
 		skipped:  skipped,
 	}
@@ -94,73 +92,6 @@ func (s *ToolSet) Skipped() []Skip {
 		return nil
 	}
 	return slices.Clone(s.skipped)
-}
-
-// descriptor is everything a client or a person can observe about a tool
-// without calling it. Two tools with the same name and the same descriptor
-// are the same tool for Diff.
-type descriptor struct {
-	Description      string       `json:"description"`
-	ModelDescription string       `json:"model_description"`
-	Schema           any          `json:"schema"`
-	Behavior         Behavior     `json:"behavior"`
-	Gate             *gateInfo    `json:"gate"`
-	MCP              bool         `json:"mcp"`
-	A2A              bool         `json:"a2a"`
-	Kind             Kind         `json:"kind"`
-	Presentation     Presentation `json:"presentation,omitempty"`
-	Source           string       `json:"source,omitempty"`
-	Title            string       `json:"title,omitempty"`
-}
-
-// gateInfo is nil for a tool that cannot report a gate, which is different
-// from a tool that reports it needs none.
-type gateInfo struct {
-	Needs   bool   `json:"needs"`
-	Trigger string `json:"trigger"`
-}
-
-// schemaSource is implemented by tools whose advertised schema is a pure
-// function of inputs they hold, which are cheaper to serialise than a fresh
-// copy of the schema.
-type schemaSource interface {
-	schemaInputs() any
-}
-
-// fingerprint hashes t's canonical descriptor. encoding/json writes map keys
-// sorted, so equal descriptors always hash equally.
-func fingerprint(t Tool) [32]byte {
-	var schema any
-	if s, ok := t.(schemaSource); ok {
-		schema = s.schemaInputs()
-	} else {
-		schema = t.InputSchema()
-	}
-	d := descriptor{
-		Description:      t.Description(),
-		ModelDescription: t.ModelDescription(),
-		Schema:           schema,
-		Behavior:         BehaviorOf(t),
-		MCP:              t.MCPExposable(),
-		A2A:              t.A2AExposable(),
-		Kind:             KindOf(t),
-	}
-	if c, ok := t.(Confirmable); ok {
-		d.Gate = &gateInfo{Needs: c.NeedsConfirm(), Trigger: c.ConfirmTrigger()}
-	}
-	if p, ok := t.(Describer); ok {
-		d.Presentation = p.Presentation()
-	}
-	if s, ok := t.(Sourced); ok {
-		d.Source, d.Title = s.Source(), s.Title()
-	}
-	b, err := json.Marshal(d)
-	if err != nil {
-		// A schema that cannot be serialised cannot be advertised either;
-		// hash what we have so the set still differs from any other.
-		b = []byte(err.Error())
-	}
-	return sha256.Sum256(b)
 }
 
 // SetDiff is what changed between two sets, each list sorted by name.
