@@ -65,6 +65,8 @@ func ValidateDescriptor(name, description string, inputSchema map[string]any) er
 	switch {
 	case inputSchema == nil:
 		problems = append(problems, "the input schema is missing")
+	case inputSchema["type"] == nil:
+		problems = append(problems, `the input schema has no root type; it must be "object"`)
 	case inputSchema["type"] != "object":
 		problems = append(problems, fmt.Sprintf(`the input schema's root type must be "object", not %v`, display(inputSchema["type"])))
 	default:

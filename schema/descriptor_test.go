@@ -75,7 +75,7 @@ func TestValidateDescriptorListsEveryProblem(t *testing.T) {
 		{strings.Repeat("x", 65), "d", map[string]any{"type": "object"}, []string{"the name must be"}},
 		{"a.b", " ", nil, []string{"the name must be", "the description is empty", "the input schema is missing"}},
 		{"ok", "d", map[string]any{"type": "array"}, []string{`root type must be "object", not "array"`}},
-		{"ok", "d", map[string]any{}, []string{`root type must be "object", not <nil>`}},
+		{"ok", "d", map[string]any{}, []string{`no root type; it must be "object"`}},
 		{"ok", "d", map[string]any{"type": "object", "properties": []any{}}, []string{`"properties" must be an object`}},
 	} {
 		err := ValidateDescriptor(tc.name, tc.description, tc.schema)

@@ -18,16 +18,40 @@
 // bare --name / --no-name of a boolean flag); every positional value comes
 // after "--".
 //
-// # What the model is shown
+// # What the model is shown, and the decisions behind it
 //
 // By default the restricted schema fisk precomputes (the subset LLM tool
-// APIs accept), adjusted where the raw one cannot be honoured: counters are
-// an integer count, map flags an object of strings, an un-negatable flag
-// that defaults to true accepts only true. Bounds the restricted subset
-// cannot carry (integer ranges) are still enforced, and said in the
-// property's description. Full mode advertises fisk's complete schema with
-// the same adjustments.
+// APIs accept); Full mode advertises fisk's complete schema. Both are
+// adjusted where fisk's schema and fisk's parser disagree, so that whatever
+// the schema allows renders to argv the application accepts with the same
+// values (the property test proves it on the fixture application):
 //
-// The package imports fisk only: it knows nothing of processes, policy or
-// MCP.
+//   - A counter flag (fisk says array of integers, which ArgsFromJSON
+//     rejects) is an integer count from 0 to MaxCounter, rendered as that
+//     many bare --name tokens.
+//   - A map flag is an object of string values even in restricted mode
+//     (fisk's restricted form, additionalProperties false, is unusable);
+//     a key containing "=" or ":" is rejected (fisk splits on the first of
+//     either); entries render as --name=key=value sorted by key.
+//   - A negatable boolean renders --name or --no-name; an un-negatable one
+//     renders --name for true and nothing for false. When it defaults to
+//     true, false cannot be expressed: it is advertised as enum [true] and a
+//     false is rejected with a message saying to omit it. The flag is not
+//     silently left on.
+//   - A duration's advertised pattern drops "µs" and every duration is
+//     checked with fisk's own parser, which rejects it.
+//   - Integers are checked against the flag type's range where fisk's full
+//     schema gives one (in restricted mode too, where the range is said in
+//     the description instead), and always against ±2^53: fisk parses a
+//     plain int through float64 and the schema cannot tell int from int64,
+//     so a larger value could silently change. They render in canonical
+//     decimal (JSON Schema accepts 7.0 and 7e0 as integers; fisk does not).
+//   - A required list (cumulative flag or argument) needs at least one item.
+//   - A positional that is exactly "--" and any string with a NUL character
+//     are rejected: fisk would drop the first, exec cannot pass the second.
+//   - An argument that shares its name with a flag of its command (fisk's
+//     schema then only describes the flag) is advertised as NAME_arg.
+//
+// It imports no other package of fisk-mcp: it knows nothing of processes,
+// policy or MCP.
 package schema

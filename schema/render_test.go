@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -189,5 +190,30 @@ func TestRenderOutputIsTheCallersToKeep(t *testing.T) {
 	a[0] = "mutated"
 	if b := render(t, c, `{"context":"c","items":["x"]}`); b[0] != "batch" || strings.Contains(strings.Join(c.Path(), " "), "mutated") {
 		t.Fatalf("mutating one argv changed the command: %q, path %q", b, c.Path())
+	}
+}
+
+func TestRenderIsSafeForConcurrentUse(t *testing.T) {
+	c := command(t, "echo", Full, "server")
+	done := make(chan error)
+	for i := range 4 {
+		go func() {
+			var err error
+			for j := range 50 {
+				in := fmt.Sprintf(`{"context":"c","subject":"s%d","verbose":%d,"meta":{"k":"v"},"size":%d}`, i, j%5, j)
+				if _, e := c.Render(json.RawMessage(in)); e != nil {
+					err = e
+				}
+				if e := c.Validate(json.RawMessage(`{"size":"x"}`)); e == nil {
+					err = fmt.Errorf("invalid call accepted")
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
