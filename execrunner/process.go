@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -21,15 +22,19 @@ type Process struct {
 	commandLine string
 	started     time.Time
 
-	// exited is closed once the leader has exited. On Linux it is then a
-	// zombie, still holding its pid and therefore its group id.
-	exited   chan struct{}
-	exitedAt time.Time
-	reaped   bool  // the leader was already reaped by cmd.Wait
-	waitErr  error // cmd.Wait's error, when reaped
-	done     chan struct{}
-	result   *Result
-	err      error
+	// mu orders signals against reaping: no signal is sent to the group
+	// once leaderGone is set, because the leader may then be reaped and its
+	// group id reused.
+	mu         sync.Mutex
+	leaderGone bool
+	stopErr    error       // why the run was stopped; nil if it was not
+	escalate   *time.Timer // SIGKILL after the grace, once stopped
+
+	reaped  bool  // the leader was already reaped by cmd.Wait
+	waitErr error // cmd.Wait's error
+	done    chan struct{}
+	result  *Result
+	err     error
 }
 
 // Run starts c and waits for it: Start followed by Wait.
@@ -72,14 +77,8 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 		redactor:    c.Redactor,
 		commandLine: line,
 		started:     started,
-		exited:      make(chan struct{}),
 		done:        make(chan struct{}),
 	}
-	go func() {
-		p.awaitLeader()
-		p.exitedAt = time.Now()
-		close(p.exited)
-	}()
 	go p.supervise(ctx, c.Timeout, grace)
 	return p, nil
 }
@@ -122,83 +121,6 @@ func (p *Process) Wait() (*Result, error) {
 	return p.result, p.err
 }
 
-// supervise enforces the timeout and the context, kills the group once the
-// leader is gone, collects the exit status and renders the output.
-func (p *Process) supervise(ctx context.Context, timeout, grace time.Duration) {
-	defer close(p.done)
-	var expired <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		expired = t.C
-	}
-	var stopErr error
-	select {
-	case <-p.exited:
-	case <-expired:
-		stopErr = fmt.Errorf("%w after %v; process group killed", ErrTimeout, timeout)
-	case <-ctx.Done():
-		stopErr = fmt.Errorf("%w after %v (%w); process group killed",
-			stopKind(ctx.Err()), time.Since(p.started).Round(time.Millisecond), context.Cause(ctx))
-	}
-	if stopErr != nil {
-		select {
-		case <-p.exited:
-			stopErr = nil // it finished on its own just as it was stopped
-		default:
-			p.terminate(grace)
-		}
-	}
-	// Whatever is left of the group was abandoned by a leader that has
-	// exited: kill it now, not after a grace, so no call returns while its
-	// descendants still run.
-	p.signalGroup(syscall.SIGKILL)
-	if !p.reaped {
-		p.waitErr = p.cmd.Wait()
-	}
-	p.result, p.err = p.collect(stopErr)
-}
-
-// terminate asks the group to stop, and forces it after grace.
-func (p *Process) terminate(grace time.Duration) {
-	p.signalGroup(syscall.SIGTERM)
-	p.signalGroup(syscall.SIGCONT) // a stopped process cannot act on SIGTERM
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case <-p.exited:
-	case <-t.C:
-		p.signalGroup(syscall.SIGKILL)
-		<-p.exited
-	}
-}
-
-// signalGroup sends sig to every process of the command's group. Errors
-// mean the group is already empty.
-func (p *Process) signalGroup(sig syscall.Signal) {
-	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
-}
-
-func (p *Process) collect(stopErr error) (*Result, error) {
-	state := p.cmd.ProcessState
-	if state == nil {
-		return nil, fmt.Errorf("waiting for %s: %w", p.commandLine, p.waitErr)
-	}
-	res := &Result{
-		ExitCode:    state.ExitCode(),
-		Output:      p.ring.render(p.redactor),
-		Truncated:   p.ring.Truncated(),
-		BytesTotal:  p.ring.Total(),
-		Duration:    p.exitedAt.Sub(p.started),
-		CommandLine: p.commandLine,
-	}
-	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		res.ExitCode = -1
-		res.Signal = signalName(ws.Signal())
-	}
-	return res, stopErr
-}
-
 // checkDir reports an unusable working directory before the start: with
 // SysProcAttr set, os.StartProcess leaves the check to the child's chdir,
 // whose failure would be indistinguishable from a missing binary.
@@ -214,14 +136,6 @@ func checkDir(dir string) error {
 		return &fs.PathError{Op: "chdir", Path: dir, Err: syscall.ENOTDIR}
 	}
 	return nil
-}
-
-// stopKind tells a deadline from a cancellation.
-func stopKind(ctxErr error) error {
-	if errors.Is(ctxErr, context.DeadlineExceeded) {
-		return ErrTimeout
-	}
-	return ErrCanceled
 }
 
 func displayRedacted(path string, args []string, r *Redactor) string {
