@@ -57,12 +57,14 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 		return nil, err
 	}
 	var cands []candidate
+	var appWarnings []string
 	for i := range apps {
-		c, err := appCandidates(&apps[i], p)
+		c, w, err := appCandidates(&apps[i], p)
 		if err != nil {
 			return nil, err
 		}
 		cands = append(cands, c...)
+		appWarnings = append(appWarnings, w...)
 	}
 	for i, t := range custom {
 		if t == nil {
@@ -82,21 +84,23 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 	if err != nil {
 		return nil, err
 	}
-	return newToolSet(tools, warnings(winners, p), skipped), nil
+	return newToolSet(tools, append(appWarnings, warnings(winners, p)...), skipped), nil
 }
 
 // appCandidates lists the commands of one application that may become tools:
-// visible leaves, not ai:deny, selected by the policy, sorted by path.
-func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
+// visible leaves, not ai:deny (nor beneath a group tagged ai:deny), selected
+// by the policy, sorted by path. It also returns the application's own
+// warnings (reserved tags on groups).
+func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 	if err := a.validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if a.Model == nil {
-		return nil, fmt.Errorf("application %q: no model; introspect it first", a.label())
+		return nil, nil, fmt.Errorf("application %q: no model; introspect it first", a.label())
 	}
 	globals, err := schema.Globals(a.Model, a.Globals)
 	if err != nil {
-		return nil, fmt.Errorf("application %q: %w", a.label(), err)
+		return nil, nil, fmt.Errorf("application %q: %w", a.label(), err)
 	}
 	leaves, err := introspect.Walk(a.Model)
 	if err != nil {
@@ -106,7 +110,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 			// message does not depend on the order of discovery.
 			err = &introspect.MissingSchemaError{Commands: slices.Sorted(slices.Values(missing.Commands))}
 		}
-		return nil, fmt.Errorf("application %q: %w", a.label(), err)
+		return nil, nil, fmt.Errorf("application %q: %w", a.label(), err)
 	}
 	slices.SortFunc(leaves, func(x, y introspect.Leaf) int { return slices.Compare(x.Path, y.Path) })
 
@@ -114,12 +118,13 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 	if doc, err := json.Marshal(globals); err == nil {
 		ctx.globalsHash = sha256.Sum256(doc)
 	} else {
-		return nil, fmt.Errorf("application %q: global flags: %w", a.label(), err)
+		return nil, nil, fmt.Errorf("application %q: global flags: %w", a.label(), err)
 	}
+	denied, warnings := groupTags(a)
 	out := make([]candidate, 0, len(leaves))
 	for _, leaf := range leaves {
 		tags := leaf.Command.Tags
-		if slices.Contains(tags, TagDeny) {
+		if slices.Contains(tags, TagDeny) || deniedBelow(denied, leaf.Path) {
 			continue
 		}
 		raw := leaf.Name()
@@ -138,7 +143,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 			raw:    raw,
 		})
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
 // claimNames gives each final name to its first claimant in the fixed order.

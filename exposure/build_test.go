@@ -297,3 +297,58 @@ func TestParseApp(t *testing.T) {
 		}
 	}
 }
+
+func TestDenyOnAGroupDeniesEveryCommandBeneathIt(t *testing.T) {
+	a := fixtureApp(t, "")
+	user := findCommand(t, a.Model, "admin", "user")
+	user.Tags = []string{exposure.TagDeny}
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{IncludeTags: []string{"", "impact:rw"}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names(set) {
+		if strings.HasPrefix(name, "admin_user_") {
+			t.Errorf("%s is exposed beneath a denied group", name)
+		}
+	}
+	mustLookup(t, set, "emit") // the rest of the selection is untouched
+}
+
+func TestOtherReservedTagsOnAGroupAreAWarning(t *testing.T) {
+	a := fixtureApp(t, "")
+	findCommand(t, a.Model, "admin").Tags = []string{exposure.TagConfirm, "team:ops"}
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `group "admin": tag "ai:confirm" has no effect on a group`
+	if !slices.ContainsFunc(set.Warnings(), func(w string) bool { return strings.Contains(w, want) }) {
+		t.Errorf("warnings = %q, want one containing %q", set.Warnings(), want)
+	}
+	if needs, _ := gate(t, set, "admin_user_list"); needs {
+		t.Error("a group tag gated a command beneath it")
+	}
+}
+
+func TestNamesWithCharactersOutsideTheAlphabetAreRewrittenWithAWarning(t *testing.T) {
+	a := fixtureApp(t, "")
+	findCommand(t, a.Model, "status").Name = "sta.tus"
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var renamed exposure.Tool
+	for _, tool := range set.Tools() {
+		if tool.(exposure.Sourced).Title() == "sta.tus" {
+			renamed = tool
+		}
+	}
+	if renamed == nil || !regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`).MatchString(renamed.Name()) {
+		t.Fatalf("no valid tool for sta.tus in %v", names(set))
+	}
+	if !slices.ContainsFunc(set.Warnings(), func(w string) bool {
+		return strings.Contains(w, `"sta.tus"`) && strings.Contains(w, "characters outside")
+	}) {
+		t.Errorf("warnings = %q, want one about sta.tus", set.Warnings())
+	}
+}

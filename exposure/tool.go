@@ -45,7 +45,9 @@ type Confirmable interface {
 	// ConfirmTrigger names the tag that gated the tool ("" when ungated).
 	ConfirmTrigger() string
 	// Command validates input and returns the exact argv (binary first)
-	// that Execute would run. Validation failures are *schema.ValidationError.
+	// that Execute would run; an in-process tool, which runs no binary,
+	// returns its name and its arguments as compact JSON. Validation
+	// failures are *schema.ValidationError.
 	Command(input json.RawMessage) ([]string, error)
 	// TraceLine is the command line for display and logs: quoted and
 	// escaped so that nothing in it can spoof a terminal or a prompt. It
