@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
 // appPlan is one app to serve, its path resolved.
@@ -64,8 +65,6 @@ type servingPlan struct {
 
 // tokenEnv holds the HTTP bearer token itself (not a file name).
 const tokenEnv = "FISK_MCP_TOKEN"
-
-var prefixPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // merge folds the configuration file into settings: command-line values win
 // for single-valued settings, and repeatable ones are the file's list
@@ -285,23 +284,14 @@ func readToken(path string) (string, error) {
 	return tok, nil
 }
 
-// splitApp parses an APP argument: PATH, or PREFIX=PATH when the text before
-// the first '=' is a valid prefix.
+// splitApp parses an APP argument (PATH or PREFIX=PATH) with the same rules
+// as exposure, so the command line and the tool model cannot disagree.
 func splitApp(arg string) (prefix, path string, err error) {
-	if arg == "" {
-		return "", "", errors.New(`empty APP: pass the path to a fisk binary, or PREFIX=PATH`)
+	a, err := exposure.ParseApp(arg)
+	if err != nil {
+		return "", "", err
 	}
-	if i := strings.IndexByte(arg, '='); i >= 0 && !strings.ContainsRune(arg[:i], filepath.Separator) {
-		prefix, path = arg[:i], arg[i+1:]
-		if !prefixPattern.MatchString(prefix) {
-			return "", "", fmt.Errorf("APP %q: prefix %q may only hold letters, digits, _ and -", arg, prefix)
-		}
-		if path == "" {
-			return "", "", fmt.Errorf("APP %q: give the binary after '=', e.g. %s=/usr/local/bin/tool", arg, prefix)
-		}
-		return prefix, path, nil
-	}
-	return "", arg, nil
+	return a.Prefix, a.Path, nil
 }
 
 // resolveBinary makes an app path absolute (bare names are looked up in
