@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -79,6 +80,7 @@ func newCommand(path []string, cmd *fisk.CmdModel, globals []*fisk.FlagModel, mo
 	if err := b.globals(globals); err != nil {
 		return nil, err
 	}
+	b.negations(globals)
 	if err := b.leftovers(); err != nil {
 		return nil, err
 	}
@@ -262,6 +264,37 @@ func (b *builder) globals(globals []*fisk.FlagModel) error {
 		b.c.globals = append(b.c.globals, p)
 	}
 	return nil
+}
+
+// negations handles a negatable boolean X next to a flag literally named
+// no-X: fisk resolves --no-X to that flag, so X cannot be turned off with
+// it. X then behaves as an un-negatable flag: false renders nothing, or is
+// rejected when X defaults to true.
+func (b *builder) negations(globals []*fisk.FlagModel) {
+	names := maps.Clone(b.used)
+	defaults := map[string][]string{}
+	for _, g := range globals {
+		if g != nil {
+			names[g.Name] = true
+			defaults[g.Name] = g.Default
+		}
+	}
+	for _, p := range append(slices.Clone(b.c.flags), b.c.globals...) {
+		if p.form == formBool && names["no-"+p.name] {
+			p.form = formSwitch
+			if p.source == globalFlag {
+				p.onlyTrue = defaultIsTrue(defaults[p.name])
+			} else {
+				p.onlyTrue = p.defaultTrue
+			}
+			if p.onlyTrue {
+				prop := b.props[p.name].(map[string]any)
+				prop["enum"] = []any{true}
+				prop["description"] = suffix(prop["description"], fmt.Sprintf("already on by default and --no-%s is another flag: only true is accepted; omit it to keep it on", p.name))
+				p.validator, _ = compileProperty(prop) // a boolean enum always compiles
+			}
+		}
+	}
 }
 
 // leftovers fails on a schema property that matches no flag or argument:

@@ -167,3 +167,25 @@ func TestRepeatableGlobalRendersOneTokenPerItem(t *testing.T) {
 		t.Fatalf("argv = %q", argv)
 	}
 }
+
+// negationDoc has a negatable --cache (default true) and --color next to
+// flags literally named --no-cache and --no-color.
+const negationDoc = `{"name":"n","flags":[{"name":"no-color","boolean":true}],"commands":[{"name":"run",
+ "flags":[{"name":"cache","boolean":true,"negatable":true,"default":["true"]},{"name":"no-cache","boolean":true},{"name":"color","boolean":true,"negatable":true}],
+ "schema":{"type":"object","additionalProperties":false,"properties":{"cache":{"type":"boolean"},"no-cache":{"type":"boolean"},"color":{"type":"boolean"}}},
+ "restricted_schema":{"type":"object","additionalProperties":false,"properties":{"cache":{"type":"boolean"},"no-cache":{"type":"boolean"},"color":{"type":"boolean"}}}}]}`
+
+func TestNegatableFlagShadowedByANoFlagIsNeverRenderedAsNoName(t *testing.T) {
+	c := model(t, negationDoc, "run", []string{"no-color"}, Restricted)
+	argv, err := c.Render(json.RawMessage(`{"color":false,"cache":true,"no-cache":true,"no-color":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"run", "--cache", "--no-cache", "--no-color"}; !slices.Equal(argv, want) {
+		t.Fatalf("argv = %q, want %q", argv, want)
+	}
+	wantViolations(t, c, `{"cache":false}`, "/cache: cannot be false: the flag is on by default and has no negation; omit it")
+	if e := c.InputSchema()["properties"].(map[string]any)["cache"].(map[string]any)["enum"]; e == nil {
+		t.Fatal("cache still advertises false")
+	}
+}

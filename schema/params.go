@@ -51,16 +51,17 @@ const (
 // param is one property of a command's input: a flag, a global flag or a
 // positional argument, with what validation and rendering need to know.
 type param struct {
-	name     string
-	source   source
-	form     form
-	scalar   string   // JSON type of the value, or of each item or map value
-	duration bool     // values are fisk durations
-	min, max *big.Rat // numeric bounds, nil when none
-	onlyTrue bool     // formSwitch defaulting to true: false cannot be expressed
-	required bool
-	hidden   bool     // positional the model cannot set (not in the schema)
-	defaults []string // positional: what fills its place when a later one is set
+	name        string
+	source      source
+	form        form
+	scalar      string   // JSON type of the value, or of each item or map value
+	duration    bool     // values are fisk durations
+	min, max    *big.Rat // numeric bounds, nil when none
+	onlyTrue    bool     // formSwitch defaulting to true: false cannot be expressed
+	defaultTrue bool     // formBool: defaults to true
+	required    bool
+	hidden      bool     // positional the model cannot set (not in the schema)
+	defaults    []string // positional: what fills its place when a later one is set
 
 	validator *jsonschema.Schema // the compiled property schema
 }
@@ -80,6 +81,7 @@ func flagParam(f *fisk.FlagModel, prop, full map[string]any, mode Mode) (*param,
 		out = counterSchema(prop["description"], mode)
 	case f.Boolean && f.Negatable:
 		p.form, p.scalar = formBool, "boolean"
+		p.defaultTrue = defaultIsTrue(f.Default)
 		out["type"] = "boolean"
 	case f.Boolean:
 		p.form, p.scalar = formSwitch, "boolean"
