@@ -129,3 +129,29 @@ func TestFullModeAdvertisesRangesCounterBoundsAndKeyRules(t *testing.T) {
 		t.Errorf("items = %v, want minItems 1 for a required list", items)
 	}
 }
+
+// formatDoc has an IP flag as fisk's full schema gives it and a URL flag.
+const formatDoc = `{"name":"f","commands":[{"name":"dial","flags":[{"name":"ip"},{"name":"url"}],
+ "schema":{"type":"object","additionalProperties":false,"properties":{"ip":{"type":"string","oneOf":[{"format":"ipv4"},{"format":"ipv6"}]},"url":{"type":"string","format":"uri-reference"}}},
+ "restricted_schema":{"type":"object","additionalProperties":false,"properties":{"ip":{"type":"string"},"url":{"type":"string","format":"uri"}}}}]}`
+
+func TestFullModeIPFlagsAcceptEitherFamilyAndRejectTheRest(t *testing.T) {
+	c := model(t, formatDoc, "dial", nil, Full)
+	for _, ip := range []string{"10.0.0.1", "::1", "2001:db8::1"} {
+		if _, err := c.Render([]byte(`{"ip":"` + ip + `"}`)); err != nil {
+			t.Errorf("%s: %v", ip, err)
+		}
+	}
+	wantViolations(t, c, `{"ip":"nope"}`, `/ip: string "nope" is not a valid ipv4 or ipv6`)
+}
+
+func TestRestrictedModeAssertsTheURIFormatItAdvertises(t *testing.T) {
+	c := model(t, formatDoc, "dial", nil, Restricted)
+	if _, err := c.Render([]byte(`{"url":"nats://demo.nats.io:4222"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Render([]byte(`{"url":"/relative"}`))
+	if err == nil || !strings.Contains(err.Error(), `/url: string "/relative" is not a valid uri`) {
+		t.Fatalf("err = %v", err)
+	}
+}

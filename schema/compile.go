@@ -133,6 +133,11 @@ func appendCanonical(b []byte, v any, shape bool) ([]byte, error) {
 func compileShape(doc map[string]any) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	// Formats are asserted: fisk's full schema gives an IP flag
+	// oneOf [ipv4, ipv6], which as mere annotations would match both and
+	// so reject every address; and a format the model is shown is one it
+	// is expected to honour.
+	c.AssertFormat()
 	c.UseLoader(noLoader{})
 	c.UseRegexpEngine(cachedRegexp)
 	if err := c.AddResource(schemaURL, doc); err != nil {

@@ -47,6 +47,9 @@
 //     so a larger value could silently change. They render in canonical
 //     decimal (JSON Schema accepts 7.0 and 7e0 as integers; fisk does not).
 //   - A required list (cumulative flag or argument) needs at least one item.
+//   - Formats are asserted (an IP flag's oneOf [ipv4, ipv6] in full mode,
+//     a URL flag's "uri" in restricted mode): what the model is shown is
+//     what is checked.
 //   - A positional that is exactly "--" and any string with a NUL character
 //     are rejected: fisk would drop the first, exec cannot pass the second.
 //   - An argument that shares its name with a flag of its command (fisk's

@@ -31,6 +31,17 @@ func translate(err *jsonschema.ValidationError, base string, value any, v *viola
 		v.add(pointer(ptr, k.Property), `a key cannot contain "=" or ":" (the flag takes key=value pairs); rename the key`)
 		return
 	}
+	switch err.ErrorKind.(type) {
+	case *kind.OneOf, *kind.AnyOf:
+		if formats := alternatives(err); formats != nil {
+			ptr := base
+			for _, tok := range err.InstanceLocation {
+				ptr = pointer(ptr, tok)
+			}
+			v.add(ptr, fmt.Sprintf("%s is not a valid %s", describe(lookup(value, err.InstanceLocation)), strings.Join(formats, " or ")))
+			return
+		}
+	}
 	if len(err.Causes) > 0 {
 		for _, cause := range err.Causes {
 			translate(cause, base, value, v)
@@ -74,6 +85,20 @@ func translate(err *jsonschema.ValidationError, base string, value any, v *viola
 	default:
 		v.add(ptr, err.ErrorKind.LocalizedString(english))
 	}
+}
+
+// alternatives returns the formats of a oneOf/anyOf whose every branch
+// failed on a format (fisk's IP flags: ipv4 or ipv6), or nil.
+func alternatives(err *jsonschema.ValidationError) []string {
+	var formats []string
+	for _, cause := range err.Causes {
+		f, ok := cause.ErrorKind.(*kind.Format)
+		if !ok || len(cause.Causes) > 0 {
+			return nil
+		}
+		formats = append(formats, f.Want)
+	}
+	return formats
 }
 
 // lookup finds the value at a location of the decoded input.
