@@ -81,3 +81,41 @@ func TestSyntheticApplicationCompilesEveryLeafInBothModes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNewCommand1000 is the schema share of BenchmarkCompile1000: the
+// document is decoded and walked once, outside the loop.
+func BenchmarkNewCommand1000(b *testing.B) {
+	model, err := introspect.Decode(synthetic(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	leaves, err := introspect.Walk(model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	globals, err := Globals(model, []string{"server"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range leaves {
+			if _, err := NewCommand(l.Path, l.Command, globals, Restricted); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkRender is one validated call of the fixture's echo command,
+// which has every flag kind.
+func BenchmarkRender(b *testing.B) {
+	c := command(b, "echo", Restricted, "server")
+	args := []byte(`{"context":"c","subject":"s","body":"b","mode":"slow","label":["a","b"],"verbose":2,"meta":{"k":"v"},"color":false,"count":3,"size":7,"ratio":0.5,"wait":"1h","server":"x"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Render(args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
