@@ -68,8 +68,28 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(c.stdout, out)
-	return err
+	if _, err := fmt.Fprint(c.stdout, out); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.stderr, clientHints[c.client])
+	return nil
+}
+
+// stdioEntry is one server entry of a JSON client configuration, fields in
+// the order people expect to read them.
+type stdioEntry struct {
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+}
+
+// clientHints tell the person where the output goes; they are printed on
+// stderr so stdout can be piped or redirected as is.
+var clientHints = map[string]string{
+	"claude-desktop": "merge this into the \"mcpServers\" object of claude_desktop_config.json, then restart Claude Desktop",
+	"claude-code":    "run this command (add --scope user before the name to use the server in every project)",
+	"vscode":         "merge this into the \"servers\" object of .vscode/mcp.json in the workspace",
 }
 
 // renderClientConfig renders l in the format the client documents.
@@ -77,13 +97,13 @@ func renderClientConfig(client string, l launch) (string, error) {
 	switch client {
 	case "claude-desktop":
 		// claude_desktop_config.json: {"mcpServers": {NAME: {command, args, env}}}
-		return marshalIndent(map[string]any{"mcpServers": map[string]any{
-			l.Name: map[string]any{"command": l.Command, "args": l.Args, "env": l.Env},
+		return marshalIndent(map[string]any{"mcpServers": map[string]stdioEntry{
+			l.Name: {Command: l.Command, Args: l.Args, Env: l.Env},
 		}})
 	case "vscode":
 		// .vscode/mcp.json: {"servers": {NAME: {"type": "stdio", command, args, env}}}
-		return marshalIndent(map[string]any{"servers": map[string]any{
-			l.Name: map[string]any{"type": "stdio", "command": l.Command, "args": l.Args, "env": l.Env},
+		return marshalIndent(map[string]any{"servers": map[string]stdioEntry{
+			l.Name: {Type: "stdio", Command: l.Command, Args: l.Args, Env: l.Env},
 		}})
 	case "claude-code":
 		// claude mcp add [options] NAME -- COMMAND [args...]; every option
