@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/choria-io/fisk"
 
@@ -173,25 +174,17 @@ func claimNames(cands []candidate, reload bool) ([]candidate, []Skip, error) {
 }
 
 // compileAll builds the tools of the winning candidates, compiling command
-// schemas on all CPUs. Results keep the candidates' order, and the error
-// reported is the first in that order, so neither depends on scheduling.
+// schemas and fingerprints on all CPUs. Results keep the candidates' order,
+// and every error is reported in that order, so neither depends on
+// scheduling.
 func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
 	tools := make([]builtTool, len(cands))
 	errs := make([]error, len(cands))
-	workers := min(runtime.GOMAXPROCS(0), len(cands))
-	var next sync.Mutex
-	i := 0
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for range min(runtime.GOMAXPROCS(0), len(cands)) {
 		wg.Go(func() {
-			for {
-				next.Lock()
-				j := i
-				i++
-				next.Unlock()
-				if j >= len(cands) {
-					return
-				}
+			for j := int(next.Add(1) - 1); j < len(cands); j = int(next.Add(1) - 1) {
 				t, err := cands[j].tool(p)
 				if err != nil {
 					errs[j] = err
@@ -202,7 +195,7 @@ func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(slices.DeleteFunc(errs, func(e error) bool { return e == nil })...); err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	return tools, nil

@@ -352,3 +352,13 @@ func TestNamesWithCharactersOutsideTheAlphabetAreRewrittenWithAWarning(t *testin
 		t.Errorf("warnings = %q, want one about sta.tus", set.Warnings())
 	}
 }
+
+func TestSchemaThatDoesNotCompileFailsTheBuildNamingTheCommand(t *testing.T) {
+	a := fixtureApp(t, "")
+	cmd := findCommand(t, a.Model, "batch")
+	cmd.RestrictedSchema = map[string]any{"type": "object", "properties": map[string]any{"items": map[string]any{"type": "nope"}}}
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	if err == nil || !strings.Contains(err.Error(), `command "batch"`) {
+		t.Errorf("error = %v, want one naming the batch command", err)
+	}
+}
