@@ -229,3 +229,15 @@ func TestHTTPStatelessRefusesApprovalToLegacyClients(t *testing.T) {
 		t.Fatalf("a stateless 2026-07-28 session could not approve: %v %s", err, text(res))
 	}
 }
+
+func TestHTTPCancellationKillsTheProcessGroup(t *testing.T) {
+	h := startHTTP(t, "")
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			progressed := make(chan string, 16)
+			cs := h.connect(t, client{protocol: proto, progress: progressTo(progressed)})
+			before := len(h.log.finalCalls("spawn"))
+			cancelKillsTheGroup(t, cs, h.log, progressed, before+1)
+		})
+	}
+}

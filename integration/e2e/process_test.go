@@ -18,55 +18,65 @@ func TestCancellationKillsTheProcessGroupAfterProgress(t *testing.T) {
 	for _, proto := range protocols {
 		t.Run(proto, func(t *testing.T) {
 			progressed := make(chan string, 16)
-			s := startStdio(t, client{protocol: proto, progress: func(r *mcp.ProgressNotificationClientRequest) {
-				select {
-				case progressed <- r.Params.Message:
-				default:
-				}
-			}}, fixtureBin)
-			pidFile := filepath.Join(t.TempDir(), "pids")
-
-			ctx, cancel := context.WithCancel(t.Context())
-			defer cancel()
-			done := make(chan error, 1)
-			go func() {
-				params := &mcp.CallToolParams{Name: "spawn", Arguments: args("pid-file", pidFile, "for", "1h")}
-				params.SetProgressToken("spawn-1")
-				_, err := s.cs.CallTool(ctx, params)
-				done <- err
-			}()
-
-			select {
-			case msg := <-progressed:
-				if !strings.Contains(msg, "running for") {
-					t.Errorf("progress message %q", msg)
-				}
-			case err := <-done:
-				t.Fatalf("the call ended before any progress: %v", err)
-			}
-			waitFor(t, "the pid file", func() bool { return fileReady(pidFile) })
-			pids := readPids(t, pidFile)
-			for _, pid := range pids {
-				if !alive(pid) {
-					t.Fatalf("pid %d is not running before the cancel", pid)
-				}
-			}
-
-			cancel()
-			if err := <-done; err == nil {
-				t.Errorf("a cancelled call returned a result")
-			}
-			rec := s.log.callRecord(t, "spawn")
-			if rec["result"] != "cancelled" {
-				t.Errorf("call log = %v", rec)
-			}
-			// The call's log line is written after the process group was
-			// killed and reaped; the grandchild may still be waiting for
-			// init to reap it, which alive ignores.
-			for _, pid := range pids {
-				waitFor(t, "pid to be gone", func() bool { return !alive(pid) })
-			}
+			s := startStdio(t, client{protocol: proto, progress: progressTo(progressed)}, fixtureBin)
+			cancelKillsTheGroup(t, s.cs, s.log, progressed, 1)
 		})
+	}
+}
+
+// progressTo forwards progress messages to ch without ever blocking.
+func progressTo(ch chan string) func(*mcp.ProgressNotificationClientRequest) {
+	return func(r *mcp.ProgressNotificationClientRequest) {
+		select {
+		case ch <- r.Params.Message:
+		default:
+		}
+	}
+}
+
+// cancelKillsTheGroup runs the nth spawn call logged in log and cancels it
+// once progress arrives.
+func cancelKillsTheGroup(t *testing.T, cs *mcp.ClientSession, log *logBuffer, progressed chan string, n int) {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		params := &mcp.CallToolParams{Name: "spawn", Arguments: args("pid-file", pidFile, "for", "1h")}
+		params.SetProgressToken("spawn-1")
+		_, err := cs.CallTool(ctx, params)
+		done <- err
+	}()
+
+	select {
+	case msg := <-progressed:
+		if !strings.Contains(msg, "running for") {
+			t.Errorf("progress message %q", msg)
+		}
+	case err := <-done:
+		t.Fatalf("the call ended before any progress: %v", err)
+	}
+	waitFor(t, "the pid file", func() bool { return fileReady(pidFile) })
+	pids := readPids(t, pidFile)
+	for _, pid := range pids {
+		if !alive(pid) {
+			t.Fatalf("pid %d is not running before the cancel", pid)
+		}
+	}
+
+	cancel()
+	if err := <-done; err == nil {
+		t.Errorf("a cancelled call returned a result")
+	}
+	if rec := log.nthCall(t, "spawn", n); rec["result"] != "cancelled" {
+		t.Errorf("call log = %v", rec)
+	}
+	// The call's log line is written after the process group was killed
+	// and reaped; the grandchild may still wait for init to reap it, which
+	// alive ignores.
+	for _, pid := range pids {
+		waitFor(t, "pid to be gone", func() bool { return !alive(pid) })
 	}
 }
 
