@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
 
@@ -17,12 +16,16 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, sp *se
 		log.Warn(w)
 	}
 	for _, app := range l.apps {
+		attrs := []any{"app", app.Path}
+		if app.Prefix != "" {
+			attrs = append(attrs, "prefix", app.Prefix)
+		}
 		tools := toolsOf(set, app, l.apps)
 		if len(tools) == 0 {
-			log.Warn("app exposes no tools; check --include, --exclude and the tag filters", "app", app.Path, "prefix", app.Prefix)
+			log.Warn("app exposes no tools; check --include, --exclude and the tag filters", attrs...)
 			continue
 		}
-		log.Info("serving app", "app", app.Path, "prefix", app.Prefix, "tools", len(tools))
+		log.Info("serving app", append(attrs, "tools", len(tools))...)
 	}
 	var gated []string
 	for _, t := range set.Tools() {
@@ -49,10 +52,12 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, sp *se
 	if sp.Token != "" {
 		argv = append(argv, "--header", "Authorization: Bearer ...")
 	}
-	log.Info("add it to Claude Code", "command", execrunner.DisplayCommandLine("claude", argv))
-	if sp.Token != "" {
-		log.Info(fmt.Sprintf("replace ... with the token from %s", tokenSource(sp)))
+	if sp.Token == "" {
+		log.Info("add it to Claude Code", "command", execrunner.DisplayCommandLine("claude", argv))
+		return
 	}
+	log.Info("add it to Claude Code", "command", execrunner.DisplayCommandLine("claude", argv),
+		"note", "replace ... with the bearer token from "+tokenSource(sp))
 }
 
 // connectAddr turns a bound address into one a local client can dial: an
