@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -97,10 +98,14 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 	return res, false
 }
 
-// arguments returns the call's raw arguments; absent arguments are the
-// empty object, so validation sees what the client meant.
+// arguments returns the call's raw arguments. Absent or null arguments are
+// the empty object: the protocol makes arguments optional, and some clients
+// send null for "none"; validation then sees what the client meant.
 func arguments(req *mcp.CallToolRequest) json.RawMessage {
-	if req.Params == nil || len(req.Params.Arguments) == 0 {
+	if req.Params == nil {
+		return json.RawMessage("{}")
+	}
+	if raw := bytes.TrimSpace(req.Params.Arguments); len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return json.RawMessage("{}")
 	}
 	return req.Params.Arguments

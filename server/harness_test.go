@@ -1,0 +1,197 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Protocol versions every transport test runs under: the last one with the
+// initialize handshake, and the one a v1.8.0 client asks for by default.
+const (
+	legacyVersion = "2025-11-25"
+	modernVersion = "2026-07-28"
+)
+
+var protocolVersions = []string{legacyVersion, modernVersion}
+
+// guard bounds every wait in a test so a broken server fails the test
+// instead of hanging it; it is never how a test synchronises.
+const guard = 60 * time.Second
+
+// fixtureSet loads the fixture application as a tool set.
+func fixtureSet(t *testing.T, p exposure.Policy, custom ...exposure.Tool) *exposure.ToolSet {
+	t.Helper()
+	set, err := exposure.Load(t.Context(), []exposure.App{{Path: fixtureBin}}, custom, p, exposure.LoadOptions{})
+	if err != nil {
+		t.Fatalf("loading the fixture: %v", err)
+	}
+	return set
+}
+
+// customSet builds a tool set of caller-supplied tools only.
+func customSet(t *testing.T, tools ...exposure.Tool) *exposure.ToolSet {
+	t.Helper()
+	set, err := exposure.Build(nil, tools, exposure.Policy{}, false)
+	if err != nil {
+		t.Fatalf("building the tool set: %v", err)
+	}
+	return set
+}
+
+// logBuffer collects log output for assertions; safe for concurrent use.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// lines returns the JSON log records whose msg is msg.
+func (b *logBuffer) records(msg string) []map[string]any {
+	var out []map[string]any
+	for _, line := range strings.Split(b.String(), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == msg {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// newServer returns a server over set with test-friendly defaults; its
+// JSON logs go to the returned buffer.
+func newServer(t *testing.T, cfg Config, set *exposure.ToolSet) (*Server, *logBuffer) {
+	t.Helper()
+	logs := &logBuffer{}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	if cfg.KillGrace == 0 {
+		cfg.KillGrace = 200 * time.Millisecond
+	}
+	s, err := New(cfg, exposure.NewCurrent(set))
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return s, logs
+}
+
+// connect connects an SDK client to s over in-memory transports, at the
+// given protocol version.
+func connect(t *testing.T, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.mcp.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1.2.3"}, opts)
+	cs, err := client.Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("client connect (%s): %v", version, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and fails the test on a protocol error.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("calling %s: %v", name, err)
+	}
+	return res
+}
+
+// envelope decodes a command result's structured content.
+func envelope(t *testing.T, res *mcp.CallToolResult) CommandResult {
+	t.Helper()
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatalf("encoding structured content: %v", err)
+	}
+	var env CommandResult
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&env); err != nil {
+		t.Fatalf("structured content %s is not a command envelope: %v", data, err)
+	}
+	return env
+}
+
+// text joins a result's text blocks.
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// exists reports whether path exists.
+func exists(t *testing.T, path string) bool {
+	t.Helper()
+	_, err := os.Stat(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatalf("stat %s: %v", path, err)
+	}
+	return err == nil
+}
+
+// tempPath is a fresh path in the test's temporary directory.
+func tempPath(t *testing.T, name string) string {
+	return filepath.Join(t.TempDir(), name)
+}
+
+// wait receives from ch or fails the test after guard.
+func wait[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(guard):
+		t.Fatalf("timed out waiting for %s", what)
+		panic("unreachable")
+	}
+}
+
+// background runs f in a goroutine and returns a channel with its result.
+func background[T any](f func() T) <-chan T {
+	ch := make(chan T, 1)
+	go func() { ch <- f() }()
+	return ch
+}
+
+func mustRegexps(t *testing.T, exprs ...string) []*regexp.Regexp {
+	t.Helper()
+	var out []*regexp.Regexp
+	for _, e := range exprs {
+		out = append(out, regexp.MustCompile(e))
+	}
+	return out
+}

@@ -1,0 +1,313 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveHTTP serves s on a free loopback port until the test ends and
+// returns the base URL and a function that stops the server and returns
+// what ServeHTTP returned.
+func serveHTTP(t *testing.T, s *Server, cfg HTTPConfig) (base string, stop func() error) {
+	t.Helper()
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	ln, h, err := s.ListenHTTP(cfg)
+	if err != nil {
+		t.Fatalf("ListenHTTP: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := background(func() error { return s.ServeHTTP(ctx, ln, h, cfg) })
+	var result error
+	var stopped bool
+	stop = func() error {
+		if !stopped {
+			stopped = true
+			cancel()
+			result = wait(t, served, "ServeHTTP to return")
+		}
+		return result
+	}
+	t.Cleanup(func() { stop() })
+	return "http://" + ln.Addr().String(), stop
+}
+
+// bearerTransport adds a bearer token to every request.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// connectHTTP connects an SDK client to the streamable endpoint at base.
+func connectHTTP(t *testing.T, base, token, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	transport := &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}
+	if token != "" {
+		transport.HTTPClient = &http.Client{Transport: bearerTransport{token}}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0.1"}, opts)
+	cs, err := client.Connect(t.Context(), transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connecting over HTTP (%s): %v", version, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// initializeBody is a legacy initialize request.
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+
+// post sends a raw JSON-RPC POST to /mcp with the given extra headers.
+func post(t *testing.T, base, body string, headers map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/mcp", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+func TestHTTPStatefulServesBothProtocolVersions(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{})
+	for _, version := range protocolVersions {
+		t.Run(version, func(t *testing.T) {
+			asked := make(chan string, 10)
+			cs := connectHTTP(t, base, "", version, answering("accept", true, asked))
+			// A 2026-07-28 client probes server/discover first; a stateful
+			// server cannot serve that protocol, so both end on the
+			// initialize handshake.
+			if got := cs.InitializeResult().ProtocolVersion; got != legacyVersion {
+				t.Errorf("negotiated %s, want %s", got, legacyVersion)
+			}
+			if tools := listTools(t, cs); tools["echo"] == nil {
+				t.Fatalf("echo not listed over HTTP: %v", tools)
+			}
+			res := call(t, cs, "echo", map[string]any{"context": "test", "subject": "over http"})
+			if res.IsError || !strings.Contains(envelope(t, res).Output, "over http") {
+				t.Errorf("echo over HTTP: %s", text(res))
+			}
+			path := tempPath(t, "touched")
+			if res := call(t, cs, "touch", map[string]any{"context": "test", "path": path}); res.IsError || !exists(t, path) {
+				t.Errorf("approved touch over HTTP did not run: %s", text(res))
+			}
+		})
+	}
+}
+
+func TestHTTPStatelessServesModernClientsAndRefusesLegacyApproval(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{Stateless: true})
+
+	asked := make(chan string, 10)
+	modern := connectHTTP(t, base, "", modernVersion, answering("accept", true, asked))
+	if got := modern.InitializeResult().ProtocolVersion; got != modernVersion {
+		t.Errorf("stateless server negotiated %s with a modern client, want %s", got, modernVersion)
+	}
+	if res := call(t, modern, "echo", map[string]any{"context": "test", "subject": "stateless"}); res.IsError {
+		t.Errorf("echo over stateless HTTP: %s", text(res))
+	}
+	path := tempPath(t, "touched")
+	if res := call(t, modern, "touch", map[string]any{"context": "test", "path": path}); res.IsError || !exists(t, path) {
+		t.Errorf("a modern client could not approve over stateless HTTP: %s", text(res))
+	}
+
+	legacy := connectHTTP(t, base, "", legacyVersion, answering("accept", true, asked))
+	path = tempPath(t, "touched")
+	res := call(t, legacy, "touch", map[string]any{"context": "test", "path": path})
+	if !res.IsError || !strings.Contains(text(res), "stateless") {
+		t.Errorf("result = %q (isError %v), want a refusal naming stateless HTTP", text(res), res.IsError)
+	}
+	if exists(t, path) {
+		t.Fatal("a gated command ran without approval over stateless HTTP")
+	}
+}
+
+func TestHTTPRequiresTheBearerToken(t *testing.T) {
+	const token = "correct-horse-battery-staple"
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{Token: token})
+
+	cases := []struct {
+		name, header, challenge string
+	}{
+		{"missing", "", `Bearer realm="fisk-mcp"`},
+		{"wrong scheme", "Basic " + token, `Bearer realm="fisk-mcp"`},
+		{"wrong token", "Bearer not-the-token", `error="invalid_token"`},
+		{"token prefix", "Bearer " + token[:10], `error="invalid_token"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			headers := map[string]string{}
+			if c.header != "" {
+				headers["Authorization"] = c.header
+			}
+			resp := post(t, base, initializeBody, headers)
+			if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(resp.Header.Get("WWW-Authenticate"), c.challenge) {
+				t.Errorf("status %d, WWW-Authenticate %q; want 401 with %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), c.challenge)
+			}
+		})
+	}
+	cs := connectHTTP(t, base, token, legacyVersion, nil)
+	if res := call(t, cs, "echo", map[string]any{"context": "test", "subject": "authorised"}); res.IsError {
+		t.Errorf("authorised call failed: %s", text(res))
+	}
+}
+
+func TestHTTPRefusesCrossOriginRequests(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{AllowOrigins: []string{"https://ide.example"}})
+
+	cases := []struct {
+		name    string
+		headers map[string]string
+		want    int
+	}{
+		{"foreign origin", map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
+		{"null origin", map[string]string{"Origin": "null"}, http.StatusForbidden},
+		{"cross-site fetch", map[string]string{"Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"allowed origin", map[string]string{"Origin": "https://ide.example"}, http.StatusOK},
+		{"same origin", map[string]string{"Origin": base}, http.StatusOK},
+		{"no origin", nil, http.StatusOK},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if resp := post(t, base, initializeBody, c.headers); resp.StatusCode != c.want {
+				t.Errorf("status %d, want %d", resp.StatusCode, c.want)
+			}
+		})
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Origin", "https://evil.example")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-origin GET: status %d, want 403", resp.StatusCode)
+	}
+}
+
+func TestHTTPRefusesDNSRebinding(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{})
+	port := base[strings.LastIndex(base, ":"):]
+
+	if resp := post(t, base, initializeBody, map[string]string{"Host": "attacker.example" + port}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("POST with a foreign Host: status %d, want 403", resp.StatusCode)
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/healthz", nil)
+	req.Host = "attacker.example"
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("healthz with a foreign Host: status %d, want 403", resp.StatusCode)
+	}
+	if resp := post(t, base, initializeBody, map[string]string{"Host": "localhost" + port}); resp.StatusCode != http.StatusOK {
+		t.Errorf("POST with Host localhost: status %d, want 200", resp.StatusCode)
+	}
+}
+
+func TestHTTPLimitsRequestBodies(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{MaxBodyBytes: 1024})
+	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + strings.Repeat("x", 2048) + `","version":"0"}}}`
+	if resp := post(t, base, big, nil); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversized body: status %d, want 413", resp.StatusCode)
+	}
+	if resp := post(t, base, initializeBody, nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("small body: status %d, want 200", resp.StatusCode)
+	}
+}
+
+func TestHealthzReportsTheToolCount(t *testing.T) {
+	set := fixtureSet(t, exposure.Policy{})
+	s, _ := newServer(t, Config{}, set)
+	base, _ := serveHTTP(t, s, HTTPConfig{Token: "a-token-that-healthz-does-not-need"})
+	resp, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Status string `json:"status"`
+		Tools  int    `json:"tools"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || body.Status != "ok" || body.Tools != set.Len() {
+		t.Errorf("healthz = %d %+v, want 200 ok with %d tools", resp.StatusCode, body, set.Len())
+	}
+}
+
+func TestListenRefusesUnauthenticatedNonLoopbackAddresses(t *testing.T) {
+	s, logs := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	if _, _, err := s.ListenHTTP(HTTPConfig{Addr: "0.0.0.0:0"}); err == nil || !strings.Contains(err.Error(), "token") {
+		t.Errorf("non-loopback without a token: err = %v, want a refusal naming the token", err)
+	}
+	for _, cfg := range []HTTPConfig{{Addr: "0.0.0.0:0", Token: "a-long-enough-token"}, {Addr: "0.0.0.0:0", InsecureNoAuth: true}} {
+		ln, _, err := s.ListenHTTP(cfg)
+		if err != nil {
+			t.Errorf("ListenHTTP(%+v): %v", cfg, err)
+			continue
+		}
+		ln.Close()
+	}
+	if !strings.Contains(logs.String(), "without authentication") {
+		t.Errorf("InsecureNoAuth on a non-loopback address was not logged as a warning:\n%s", logs)
+	}
+}
+
+func TestSSEResponsesArePrimedWithAnEventIDAndRetryHint(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{RetryHint: 1500 * time.Millisecond})
+	resp := post(t, base, initializeBody, nil)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("content type %q, want an SSE stream", ct)
+	}
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(data)
+	if !strings.HasPrefix(body, "retry: 1500\n\n") {
+		t.Errorf("stream does not start with the retry hint:\n%s", body)
+	}
+	prime := strings.Index(body, "event: prime\nid: ")
+	message := strings.Index(body, "event: message\nid: ")
+	if prime < 0 || message < prime {
+		t.Errorf("stream lacks a priming event before an identified message:\n%s", body)
+	}
+}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func listTools(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
+	t.Helper()
+	tools := map[string]*mcp.Tool{}
+	for tool, err := range cs.Tools(t.Context(), nil) {
+		if err != nil {
+			t.Fatalf("listing tools: %v", err)
+		}
+		tools[tool.Name] = tool
+	}
+	return tools
+}
+
+func TestListToolsDescribesFixtureCommands(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	for _, version := range protocolVersions {
+		t.Run(version, func(t *testing.T) {
+			tools := listTools(t, connect(t, s, version, nil))
+
+			for _, name := range []string{"echo", "env", "emit", "sleep", "spawn", "exit", "touch", "deploy", "admin_user_add", "admin_user_delete", "admin_user_list"} {
+				if tools[name] == nil {
+					t.Errorf("tool %s is not listed", name)
+				}
+			}
+			for _, name := range []string{"admin_purge", "internal_debug_dump", "secret", "admin", "admin_user"} {
+				if tools[name] != nil {
+					t.Errorf("tool %s is listed; denied, hidden and group commands must not be", name)
+				}
+			}
+
+			echo := tools["echo"]
+			if echo.Title != "echo" || echo.Annotations == nil || echo.Annotations.Title != "echo" {
+				t.Errorf("echo title = %q / annotations %+v, want the command path", echo.Title, echo.Annotations)
+			}
+			if add := tools["admin_user_add"]; add.Title != "admin user add" {
+				t.Errorf("admin_user_add title = %q, want %q", add.Title, "admin user add")
+			}
+			if !strings.Contains(echo.Description, "Prints the argument vector") || !strings.Contains(echo.Description, "Tags:") {
+				t.Errorf("echo description %q lacks the long help or the Tags line", echo.Description)
+			}
+			schema, _ := json.Marshal(echo.InputSchema)
+			if !strings.Contains(string(schema), `"subject"`) {
+				t.Errorf("echo input schema %s lacks the subject argument", schema)
+			}
+			out, _ := json.Marshal(echo.OutputSchema)
+			for _, field := range []string{"command", "exit_code", "output", "truncated", "bytes_total", "duration_ms", "signal"} {
+				if !strings.Contains(string(out), `"`+field+`"`) {
+					t.Errorf("echo output schema %s lacks %s", out, field)
+				}
+			}
+		})
+	}
+}
+
+func TestListToolsMapsBehaviourToAnnotations(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	tools := listTools(t, connect(t, s, legacyVersion, nil))
+
+	type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+	cases := []struct {
+		tool string
+		want hints
+	}{
+		// Read-only implies idempotent: repeating a call changes nothing.
+		{"echo", hints{readOnly: true, destructive: false, idempotent: true, openWorld: true}},
+		{"env", hints{readOnly: true, destructive: false, idempotent: true, openWorld: false}},
+		{"touch", hints{readOnly: false, destructive: false, idempotent: false, openWorld: true}},
+		{"admin_user_delete", hints{readOnly: false, destructive: true, idempotent: false, openWorld: true}},
+		// No behaviour tags: the conservative defaults.
+		{"sleep", hints{readOnly: false, destructive: true, idempotent: false, openWorld: true}},
+	}
+	for _, c := range cases {
+		a := tools[c.tool].Annotations
+		if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil {
+			t.Errorf("%s: incomplete annotations %+v", c.tool, a)
+			continue
+		}
+		got := hints{a.ReadOnlyHint, *a.DestructiveHint, a.IdempotentHint, *a.OpenWorldHint}
+		if got != c.want {
+			t.Errorf("%s annotations = %+v, want %+v", c.tool, got, c.want)
+		}
+	}
+}
+
+func TestNonExposableToolIsNeitherListedNorCallable(t *testing.T) {
+	hidden, err := exposure.NewCustomTool(exposure.CustomSpec{
+		Name:        "a2a_only",
+		Description: "Only for agents",
+		InputSchema: map[string]any{"type": "object"},
+		Fn: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+			t.Error("a tool that is not MCP-exposable ran")
+			return json.RawMessage(`{}`), nil
+		},
+		Exposure: &exposure.Exposure{MCP: false, A2A: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newServer(t, Config{}, customSet(t, hidden, echoTool(t)))
+	cs := connect(t, s, legacyVersion, nil)
+	if tools := listTools(t, cs); tools["a2a_only"] != nil || tools["echo_json"] == nil {
+		t.Errorf("listed %v, want echo_json only", tools)
+	}
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "a2a_only"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Errorf("calling a non-exposable tool: err = %v, want unknown tool", err)
+	}
+}
+
+func TestCallingADeniedToolByNameIsUnknown(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	for _, version := range protocolVersions {
+		t.Run(version, func(t *testing.T) {
+			cs := connect(t, s, version, nil)
+			_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "admin_purge", Arguments: map[string]any{"context": "x"}})
+			if err == nil || !strings.Contains(err.Error(), "unknown tool") {
+				t.Errorf("calling admin_purge: err = %v, want unknown tool", err)
+			}
+		})
+	}
+}
