@@ -10,7 +10,7 @@ import (
 )
 
 // echoTool is an in-process tool that returns its input.
-func echoTool(t *testing.T) exposure.Tool {
+func echoTool(t testing.TB) exposure.Tool {
 	t.Helper()
 	tool, err := exposure.NewCustomTool(exposure.CustomSpec{
 		Name:        "echo_json",

@@ -30,7 +30,7 @@ var protocolVersions = []string{legacyVersion, modernVersion}
 const guard = 60 * time.Second
 
 // fixtureSet loads the fixture application as a tool set.
-func fixtureSet(t *testing.T, p exposure.Policy, custom ...exposure.Tool) *exposure.ToolSet {
+func fixtureSet(t testing.TB, p exposure.Policy, custom ...exposure.Tool) *exposure.ToolSet {
 	t.Helper()
 	set, err := exposure.Load(t.Context(), []exposure.App{{Path: fixtureBin}}, custom, p, exposure.LoadOptions{})
 	if err != nil {
@@ -40,7 +40,7 @@ func fixtureSet(t *testing.T, p exposure.Policy, custom ...exposure.Tool) *expos
 }
 
 // customSet builds a tool set of caller-supplied tools only.
-func customSet(t *testing.T, tools ...exposure.Tool) *exposure.ToolSet {
+func customSet(t testing.TB, tools ...exposure.Tool) *exposure.ToolSet {
 	t.Helper()
 	set, err := exposure.Build(nil, tools, exposure.Policy{}, false)
 	if err != nil {
@@ -81,7 +81,7 @@ func (b *logBuffer) records(msg string) []map[string]any {
 
 // newServer returns a server over set with test-friendly defaults; its
 // JSON logs go to the returned buffer.
-func newServer(t *testing.T, cfg Config, set *exposure.ToolSet) (*Server, *logBuffer) {
+func newServer(t testing.TB, cfg Config, set *exposure.ToolSet) (*Server, *logBuffer) {
 	t.Helper()
 	logs := &logBuffer{}
 	if cfg.Logger == nil {
@@ -99,7 +99,7 @@ func newServer(t *testing.T, cfg Config, set *exposure.ToolSet) (*Server, *logBu
 
 // connect connects an SDK client to s over in-memory transports, at the
 // given protocol version.
-func connect(t *testing.T, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+func connect(t testing.TB, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.mcp.Connect(t.Context(), st, nil)
@@ -117,7 +117,7 @@ func connect(t *testing.T, s *Server, version string, opts *mcp.ClientOptions) *
 }
 
 // call calls a tool and fails the test on a protocol error.
-func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -187,7 +187,7 @@ func background[T any](f func() T) <-chan T {
 	return ch
 }
 
-func mustRegexps(t *testing.T, exprs ...string) []*regexp.Regexp {
+func mustRegexps(t testing.TB, exprs ...string) []*regexp.Regexp {
 	t.Helper()
 	var out []*regexp.Regexp
 	for _, e := range exprs {

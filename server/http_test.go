@@ -311,3 +311,75 @@ func TestSSEResponsesArePrimedWithAnEventIDAndRetryHint(t *testing.T) {
 		t.Errorf("stream lacks a priming event before an identified message:\n%s", body)
 	}
 }
+
+func TestHTTPCancelKillsTheProcessGroup(t *testing.T) {
+	cases := []struct {
+		name      string
+		stateless bool
+		version   string
+	}{
+		// notifications/cancelled reaches the session that runs the call.
+		{"stateful", false, legacyVersion},
+		// The POST is the whole request: the client abandoning it cancels.
+		{"stateless", true, modernVersion},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+			base, _ := serveHTTP(t, s, HTTPConfig{Stateless: c.stateless})
+			cs := connectHTTP(t, base, "", c.version, nil)
+			pidFile, written := pidFIFO(t)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			done := background(func() error {
+				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "spawn", Arguments: map[string]any{"context": "test", "for": "1h", "pid-file": pidFile}})
+				return err
+			})
+			pids := watchPids(t, wait(t, written, "spawn's pids"))
+			cancel()
+			wait(t, done, "the cancelled call")
+			awaitExit(t, pids)
+		})
+	}
+}
+
+func TestSSEStreamsResumeFromTheLastEventID(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{})
+	resp := post(t, base, initializeBody, nil)
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := resp.Header.Get("Mcp-Session-Id")
+	var primeID string
+	for _, line := range strings.Split(string(data), "\n") {
+		if id, ok := strings.CutPrefix(line, "id: "); ok {
+			primeID = id
+			break
+		}
+	}
+	if session == "" || primeID == "" {
+		t.Fatalf("no session id (%q) or priming event id in:\n%s", session, data)
+	}
+
+	// A client whose connection dropped after the priming event asks for
+	// what followed it, and gets the initialize result again.
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/mcp", nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", legacyVersion)
+	req.Header.Set("Last-Event-ID", primeID)
+	replay, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer replay.Body.Close()
+	body, err := io.ReadAll(replay.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if replay.StatusCode != http.StatusOK || !strings.Contains(string(body), `"protocolVersion":"2025-11-25"`) {
+		t.Errorf("resuming after %s: status %d, body:\n%s", primeID, replay.StatusCode, body)
+	}
+}

@@ -1,0 +1,79 @@
+package server_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/introspect"
+	"github.com/fisk-mcp/fisk-mcp/server"
+)
+
+// Serving one fisk binary over stdio, reloading it when it changes.
+func Example() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil)) // never stdout: it is the protocol
+
+	apps := []exposure.App{{Path: "/usr/local/bin/nats"}}
+	env := execrunner.Environ(os.Environ(), nil)
+	load := func(ctx context.Context, reload bool) (*exposure.ToolSet, error) {
+		return exposure.Load(ctx, apps, nil, exposure.Policy{}, exposure.LoadOptions{
+			Introspect: introspect.Options{Env: env},
+			Reload:     reload,
+		})
+	}
+	set, err := load(ctx, false)
+	if err != nil {
+		log.Error("loading tools", "err", err)
+		return
+	}
+	gate, err := elicit.NewGate(elicit.Options{ServerName: "nats", OnDecision: server.DecisionLogger(log)})
+	if err != nil {
+		log.Error("approval gate", "err", err)
+		return
+	}
+	srv, err := server.New(server.Config{
+		Name:     "nats",
+		Env:      env,
+		Redactor: execrunner.NewRedactor(execrunner.SecretValues(os.Environ(), nil)...),
+		Gate:     gate,
+		Logger:   log,
+	}, exposure.NewCurrent(set))
+	if err != nil {
+		log.Error("server", "err", err)
+		return
+	}
+	go server.Watch(ctx, []string{apps[0].Path},
+		func(ctx context.Context) (*exposure.ToolSet, error) { return load(ctx, true) },
+		func(s *exposure.ToolSet) { srv.Publish(s) },
+		log)
+	if err := srv.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {
+		log.Error("serving", "err", err)
+	}
+}
+
+// Serving streamable HTTP to a team: a token is required off loopback.
+func ExampleServer_ListenHTTP() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	set, err := exposure.Load(ctx, []exposure.App{{Path: "/usr/local/bin/nats"}}, nil, exposure.Policy{}, exposure.LoadOptions{})
+	if err != nil {
+		return
+	}
+	srv, err := server.New(server.Config{}, exposure.NewCurrent(set))
+	if err != nil {
+		return
+	}
+	cfg := server.HTTPConfig{Addr: "0.0.0.0:8080", Token: os.Getenv(execrunner.TokenEnvVar)}
+	ln, h, err := srv.ListenHTTP(cfg) // refuses 0.0.0.0 without a token
+	if err != nil {
+		return
+	}
+	_ = srv.ServeHTTP(ctx, ln, h, cfg) // on SIGINT/SIGTERM: drain, cancel the rest, return
+}
