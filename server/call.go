@@ -44,7 +44,7 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 	if _, err := gate.Command(args); err != nil {
 		rec.result = "invalid_arguments"
 		rec.err = err
-		return errorResult("invalid arguments for tool %q; nothing ran. Fix these and call again:\n%v", name, err), nil
+		return errorResult("nothing ran: %v\nFix the arguments and call %q again.", err, name), nil
 	}
 
 	if gate.NeedsConfirm() {

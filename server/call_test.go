@@ -66,7 +66,7 @@ func TestInvalidArgumentsRunNothing(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := call(t, cs, "deploy", c.args)
-			if !res.IsError || !strings.Contains(text(res), "invalid arguments") || !strings.Contains(text(res), "nothing ran") {
+			if !res.IsError || !strings.HasPrefix(text(res), "nothing ran: invalid arguments") {
 				t.Errorf("result = %q (isError %v), want an invalid-arguments error", text(res), res.IsError)
 			}
 			if exists(t, marker) {

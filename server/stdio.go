@@ -29,7 +29,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	case err := <-ended:
 		// The client went away: the SDK has cancelled its calls; wait for
 		// them so no process outlives ServeStdio.
-		s.drain(0)
+		s.awaitCancelled()
 		return err
 	case <-ctx.Done():
 		s.drain(s.cfg.DrainTimeout)
@@ -51,6 +51,14 @@ func (s *Server) drain(timeout time.Duration) {
 		s.log.Warn("cancelled calls still running after the drain timeout", "calls", cancelled)
 	}
 	if !done {
+		s.log.Error("calls did not return after being cancelled", "calls", s.calls.inFlight())
+	}
+}
+
+// awaitCancelled refuses new calls and waits for the running ones, which
+// their transport has already cancelled, to return.
+func (s *Server) awaitCancelled() {
+	if _, done := s.calls.drain(0, s.cfg.KillGrace+drainSlack); !done {
 		s.log.Error("calls did not return after being cancelled", "calls", s.calls.inFlight())
 	}
 }
