@@ -52,8 +52,15 @@ func (b *logBuffer) String() string {
 
 // records parses every complete JSON line logged so far.
 func (b *logBuffer) records() []map[string]any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.parse()
+}
+
+// parse reads the buffer; the caller holds b.mu.
+func (b *logBuffer) parse() []map[string]any {
 	var out []map[string]any
-	for line := range strings.Lines(b.String()) {
+	for line := range strings.Lines(b.buf.String()) {
 		if !strings.HasSuffix(line, "\n") {
 			break
 		}
@@ -68,25 +75,39 @@ func (b *logBuffer) records() []map[string]any {
 // waitRecord waits until a logged record satisfies match and returns it.
 func (b *logBuffer) waitRecord(t *testing.T, what string, match func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	stop := time.AfterFunc(patience, func() {
-		b.mu.Lock()
-		b.cond.Broadcast()
-		b.mu.Unlock()
-	})
-	defer stop.Stop()
-	for {
-		for _, rec := range b.records() {
+	return b.waitRecords(t, what, func(recs []map[string]any) map[string]any {
+		for _, rec := range recs {
 			if match(rec) {
 				return rec
 			}
 		}
-		if time.Now().After(deadline) {
+		return nil
+	})
+}
+
+// waitRecords waits until find returns a record from all those logged so
+// far. The check and the wait happen under one lock, so no write is missed.
+func (b *logBuffer) waitRecords(t *testing.T, what string, find func([]map[string]any) map[string]any) map[string]any {
+	t.Helper()
+	expired := false
+	stop := time.AfterFunc(patience, func() {
+		b.mu.Lock()
+		expired = true
+		b.cond.Broadcast()
+		b.mu.Unlock()
+	})
+	defer stop.Stop()
+	b.mu.Lock()
+	for {
+		if rec := find(b.parse()); rec != nil {
+			b.mu.Unlock()
+			return rec
+		}
+		if expired {
+			b.mu.Unlock()
 			t.Fatalf("no log record %s within %s; stderr:\n%s", what, patience, b.String())
 		}
-		b.mu.Lock()
 		b.cond.Wait()
-		b.mu.Unlock()
 	}
 }
 
@@ -95,20 +116,31 @@ func (b *logBuffer) waitRecord(t *testing.T, what string, match func(map[string]
 func (b *logBuffer) finalCalls(tool string) []map[string]any {
 	var out []map[string]any
 	for _, r := range b.records() {
-		if r["msg"] == "tool call" && r["tool"] == tool && r["result"] != "input_required" {
+		if isFinalCall(r, tool) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
+func isFinalCall(r map[string]any, tool string) bool {
+	return r["msg"] == "tool call" && r["tool"] == tool && r["result"] != "input_required"
+}
+
 // callRecord waits for the final log line of the nth call (from 1) of tool.
 func (b *logBuffer) nthCall(t *testing.T, tool string, n int) map[string]any {
 	t.Helper()
-	b.waitRecord(t, fmt.Sprintf("for call %d of %s", n, tool), func(map[string]any) bool {
-		return len(b.finalCalls(tool)) >= n
+	return b.waitRecords(t, fmt.Sprintf("for call %d of %s", n, tool), func(recs []map[string]any) map[string]any {
+		seen := 0
+		for _, r := range recs {
+			if isFinalCall(r, tool) {
+				if seen++; seen == n {
+					return r
+				}
+			}
+		}
+		return nil
 	})
-	return b.finalCalls(tool)[n-1]
 }
 
 // callRecord waits for the final log line of the first call of tool.
