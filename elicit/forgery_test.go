@@ -108,7 +108,10 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 			return "rm", args, nil, state
 		}, CodeForged},
 		{"answer of the wrong kind", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
-			return "rm", args, mcp.InputResponseMap{id: &mcp.ListRootsResult{Roots: []*mcp.Root{}}}, state
+			// Every response kind besides elicitation is deprecated; one of
+			// them is still the right probe for "answered the wrong question".
+			//lint:ignore SA1019 a deprecated kind is exactly what a forger would send
+			return "rm", args, mcp.InputResponseMap{id: &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "yes"}}}, state
 		}, CodeForged},
 		{"arguments changed", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", map[string]any{"name": "everything"}, mcp.InputResponseMap{id: yes()}, state

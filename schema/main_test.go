@@ -17,7 +17,6 @@ import (
 var (
 	fixtureBin   string
 	fixtureModel *fisk.ApplicationModel
-	fixtureDoc   []byte
 
 	syntheticOnce sync.Once
 	syntheticDoc  []byte

@@ -19,7 +19,7 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lvl}))
 	}
-	return slog.New(tint.NewHandler(w, &tint.Options{
+	return slog.New(tint.NewTextHandler(w, &tint.Options{
 		Level:      lvl,
 		TimeFormat: "15:04:05.000",
 		NoColor:    !colourful(w),
