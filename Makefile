@@ -22,7 +22,7 @@ FUZZ_TARGETS := ./execrunner:FuzzRingBuffer ./execrunner:FuzzDisplayCommandLine 
 # Pinned linter, installed through the module proxy into bin/ by `make lint`.
 STATICCHECK_VERSION := v0.8.2
 
-# vet, unit tests and fuzzing run in this order even under make -j.
+# vet, fuzzing and the tests run in this order even under make -j.
 .NOTPARALLEL:
 
 .PHONY: all build run test vet unit fuzz bench lint docker clean
@@ -42,7 +42,9 @@ run: build
 	FISK_DEMO_STATE_DIR='$(DEMO_STATE)' $(BIN)/fisk-mcp serve --http $(ADDR) \
 		--read-only-tag impact:ro --global-flag format $(BIN)/fisk-demo
 
-test: vet unit fuzz
+# Fuzzing runs before the test suite so that the run ends on the suite's own
+# summary lines.
+test: vet fuzz unit
 
 vet:
 	$(GO) vet ./...
