@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -22,6 +23,15 @@ type App struct {
 	// Globals names the application-level flags to expose on every tool of
 	// the app. Required globals are always exposed.
 	Globals []string
+
+	// Include, Exclude, IncludeTags and ExcludeTags select among this
+	// app's commands only, with the meaning of the Policy fields of the
+	// same names, and in addition to them: a command is a tool only when
+	// it passes both. Like the policy's, they are applied before names are
+	// claimed, so excluding one of two clashing commands settles the
+	// collision.
+	Include, Exclude         []*regexp.Regexp
+	IncludeTags, ExcludeTags []string
 }
 
 var prefixPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -51,7 +61,15 @@ func (a App) validate() error {
 	if a.Prefix != "" && !prefixPattern.MatchString(a.Prefix) {
 		return fmt.Errorf("application %q: prefix %q must match %s (it becomes part of tool names)", a.label(), a.Prefix, prefixPattern)
 	}
+	if slices.Contains(a.Include, nil) || slices.Contains(a.Exclude, nil) {
+		return fmt.Errorf("application %q: nil name filter expression", a.label())
+	}
 	return nil
+}
+
+// selection is the app's own layer of filters.
+func (a App) selection() selection {
+	return selection{a.Include, a.Exclude, a.IncludeTags, a.ExcludeTags}
 }
 
 // label names the app in messages as the operator wrote it.

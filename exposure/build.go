@@ -27,6 +27,7 @@ type appContext struct {
 	app         *LoadedApp
 	globals     []*fisk.FlagModel
 	globalsHash fingerprint // identifies globals in every command's fingerprint
+	groups      groupTags   // the tags commands inherit from their groups
 }
 
 // candidate is a tool claiming a final name. Application commands are only
@@ -38,7 +39,8 @@ type candidate struct {
 	// application commands
 	app  *appContext
 	leaf introspect.Leaf
-	raw  string // the name before shortening
+	tags []string // effective: the groups' tags, then the command's own
+	raw  string   // the name before shortening
 	// caller-supplied tools
 	custom Tool
 }
@@ -58,14 +60,12 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 		return nil, err
 	}
 	var cands []candidate
-	var appWarnings []string
 	for i := range apps {
-		c, w, err := appCandidates(&apps[i], p)
+		c, err := appCandidates(&apps[i], p)
 		if err != nil {
 			return nil, err
 		}
 		cands = append(cands, c...)
-		appWarnings = append(appWarnings, w...)
 	}
 	for i, t := range custom {
 		if t == nil {
@@ -85,23 +85,23 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 	if err != nil {
 		return nil, err
 	}
-	return newToolSet(tools, append(appWarnings, warnings(winners, p)...), skipped), nil
+	return newToolSet(tools, warnings(winners, p), skipped), nil
 }
 
 // appCandidates lists the commands of one application that may become tools:
-// visible leaves, not ai:deny (nor beneath a group tagged ai:deny), selected
-// by the policy, sorted by path. It also returns the application's own
-// warnings (reserved tags on groups).
-func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
+// visible leaves whose effective tags (see groupTags) do not include
+// ai:deny, selected by the policy and by the app's own selection, sorted by
+// path.
+func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 	if err := a.validate(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if a.Model == nil {
-		return nil, nil, fmt.Errorf("application %q: no model; introspect it first", a.label())
+		return nil, fmt.Errorf("application %q: no model; introspect it first", a.label())
 	}
 	globals, err := schema.Globals(a.Model, a.Globals)
 	if err != nil {
-		return nil, nil, fmt.Errorf("application %q: %w", a.label(), err)
+		return nil, fmt.Errorf("application %q: %w", a.label(), err)
 	}
 	leaves, err := introspect.Walk(a.Model)
 	if err != nil {
@@ -111,21 +111,21 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 			// message does not depend on the order of discovery.
 			err = &introspect.MissingSchemaError{Commands: slices.Sorted(slices.Values(missing.Commands))}
 		}
-		return nil, nil, fmt.Errorf("application %q: %w", a.label(), err)
+		return nil, fmt.Errorf("application %q: %w", a.label(), err)
 	}
 	slices.SortFunc(leaves, func(x, y introspect.Leaf) int { return slices.Compare(x.Path, y.Path) })
 
-	ctx := &appContext{app: a, globals: globals}
+	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model)}
 	if doc, err := json.Marshal(globals); err == nil {
 		ctx.globalsHash = sha256.Sum256(doc)
 	} else {
-		return nil, nil, fmt.Errorf("application %q: global flags: %w", a.label(), err)
+		return nil, fmt.Errorf("application %q: global flags: %w", a.label(), err)
 	}
-	denied, warnings := groupTags(a)
+	own := a.selection()
 	out := make([]candidate, 0, len(leaves))
 	for _, leaf := range leaves {
-		tags := leaf.Command.Tags
-		if slices.Contains(tags, TagDeny) || deniedBelow(denied, leaf.Path) {
+		tags := ctx.groups.effectiveTags(leaf)
+		if slices.Contains(tags, TagDeny) {
 			continue
 		}
 		raw := leaf.Name()
@@ -133,7 +133,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 			raw = a.Prefix + "_" + raw
 		}
 		name := schema.ToolName(raw)
-		if !p.selected(name, tags) {
+		if !p.selected(name, tags) || !own.keeps(name, tags) {
 			continue
 		}
 		out = append(out, candidate{
@@ -141,10 +141,11 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 			source: fmt.Sprintf("application %q command %q", a.label(), leaf.FullCommand()),
 			app:    ctx,
 			leaf:   leaf,
+			tags:   tags,
 			raw:    raw,
 		})
 	}
-	return out, warnings, nil
+	return out, nil
 }
 
 // claimNames gives each final name to its first claimant in the fixed order.
@@ -215,7 +216,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 	if mode == schema.Full {
 		source = c.leaf.Command.Schema
 	}
-	tags := slices.Clone(c.leaf.Command.Tags)
+	tags := slices.Clone(c.tags)
 	title := c.leaf.FullCommand()
 	desc, model := describeCommand(c.leaf.Path, c.leaf.Command.Help, c.leaf.Command.HelpLong, tags)
 	return &commandTool{
@@ -235,10 +236,20 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 
 // warnings lists, in the fixed order, what the operator should know about
 // the set: shortened names, unknown ai: tags, and confirm tags that gate
-// nothing (a typo there would leave tools ungated).
+// nothing (a typo there would leave tools ungated). An unknown tag is
+// reported once where it is written: on the command, or on the group above
+// the first exposed command that inherits it.
 func warnings(winners []candidate, p Policy) []string {
 	var out []string
 	used := map[string]bool{}
+	warnedGroups := map[*appContext]map[string]bool{}
+	unknown := func(a *LoadedApp, where string, tags []string) {
+		for _, t := range tags {
+			if strings.HasPrefix(t, aiTagPrefix) && !p.knownTag(t) && !slices.Contains(a.IncludeTags, t) && !slices.Contains(a.ExcludeTags, t) {
+				out = append(out, fmt.Sprintf("%s: unknown tag %q has no effect (fisk-mcp reads %s; a private ai: tag is fine, a misspelt one is not)", where, t, reservedTagList))
+			}
+		}
+	}
 	for _, c := range winners {
 		if c.custom != nil {
 			continue
@@ -250,12 +261,21 @@ func warnings(winners []candidate, p Policy) []string {
 			}
 			out = append(out, fmt.Sprintf("%s: tool name %q %s; shortened to %q (the title keeps the full command path)", c.source, c.raw, why, c.name))
 		}
-		for _, t := range c.leaf.Command.Tags {
+		for _, t := range c.tags {
 			used[t] = true
-			if strings.HasPrefix(t, aiTagPrefix) && !p.knownTag(t) {
-				out = append(out, fmt.Sprintf("%s: unknown tag %q has no effect (fisk-mcp reads %s; a private ai: tag is fine, a misspelt one is not)", c.source, t, reservedTagList))
-			}
 		}
+		c.app.groups.ancestors(c.leaf, func(path, own []string) {
+			key := groupKey(path)
+			if warnedGroups[c.app][key] {
+				return
+			}
+			if warnedGroups[c.app] == nil {
+				warnedGroups[c.app] = map[string]bool{}
+			}
+			warnedGroups[c.app][key] = true
+			unknown(c.app.app, fmt.Sprintf("application %q group %q", c.app.app.label(), strings.Join(path, " ")), own)
+		})
+		unknown(c.app.app, c.source, c.leaf.Command.Tags)
 	}
 	for _, t := range p.ConfirmTags {
 		if !used[t] {

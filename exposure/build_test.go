@@ -314,22 +314,6 @@ func TestDenyOnAGroupDeniesEveryCommandBeneathIt(t *testing.T) {
 	mustLookup(t, set, "emit") // the rest of the selection is untouched
 }
 
-func TestOtherReservedTagsOnAGroupAreAWarning(t *testing.T) {
-	a := fixtureApp(t, "")
-	findCommand(t, a.Model, "admin").Tags = []string{exposure.TagConfirm, "team:ops"}
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `group "admin": tag "ai:confirm" has no effect on a group`
-	if !slices.ContainsFunc(set.Warnings(), func(w string) bool { return strings.Contains(w, want) }) {
-		t.Errorf("warnings = %q, want one containing %q", set.Warnings(), want)
-	}
-	if needs, _ := gate(t, set, "admin_user_list"); needs {
-		t.Error("a group tag gated a command beneath it")
-	}
-}
-
 func TestNamesWithCharactersOutsideTheAlphabetAreRewrittenWithAWarning(t *testing.T) {
 	a := fixtureApp(t, "")
 	findCommand(t, a.Model, "status").Name = "sta.tus"

@@ -161,6 +161,15 @@ func intraAppCollision(t *testing.T, m *fisk.ApplicationModel) {
 	findCommand(t, m, "status").Name = "admin_user_list"
 }
 
+// tagGroups puts tags on the fixture's groups, nested and overlapping with
+// their commands' own, so inheritance is part of what must not depend on
+// the order of discovery.
+func tagGroups(t *testing.T, m *fisk.ApplicationModel) {
+	findCommand(t, m, "admin").Tags = []string{"impact:rw", "ai:confrim"}
+	findCommand(t, m, "admin", "user").Tags = []string{"ops:prod", "impact:rw", "scope:user"}
+	findCommand(t, m, "conflict").Tags = []string{exposure.TagReadOnly, "impact:ro"}
+}
+
 type outcome struct {
 	names    []string
 	prints   string
@@ -233,6 +242,8 @@ func TestOutcomeNeverDependsOnDiscoveryOrder(t *testing.T) {
 						intraAppCollision(t, m1)
 						intraAppCollision(t, m2)
 					}
+					tagGroups(t, m1)
+					tagGroups(t, m2)
 					return m1, m2
 				}
 				want := observe(t, sc.apps(models(nil)), p, sc.reload)

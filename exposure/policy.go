@@ -15,8 +15,10 @@ import (
 //
 // Selection (Include, Exclude, IncludeTags, ExcludeTags) chooses among
 // application commands; caller-supplied tools are the caller's explicit
-// choice and are not filtered. Selection runs after ai:deny, so no filter can
-// bring a denied command back.
+// choice and are not filtered. Each App may add its own selection, applied
+// in addition to the policy's. Selection runs after ai:deny, so no filter can
+// bring a denied command back, and before names are claimed, so a command
+// left out never collides.
 type Policy struct {
 	// Include, when not empty, keeps only tools whose final name (prefix
 	// included, after shortening) matches at least one expression.
@@ -25,7 +27,8 @@ type Policy struct {
 	// wins over inclusion.
 	Exclude []*regexp.Regexp
 	// IncludeTags, when not empty, keeps only tools carrying at least one of
-	// these tags. The empty tag "" matches untagged tools.
+	// these tags (a command's tags include those of the groups above it).
+	// The empty tag "" matches untagged tools.
 	IncludeTags []string
 	// ExcludeTags drops tools carrying any of these tags; "" matches
 	// untagged tools. Exclusion wins over inclusion.
@@ -81,19 +84,32 @@ func (p Policy) schemaMode() schema.Mode {
 }
 
 // selected reports whether a command with the final name and tags passes the
-// operator's selection. Every non-empty include list must be satisfied;
-// any exclusion drops the tool.
+// operator's global selection.
 func (p Policy) selected(name string, tags []string) bool {
-	if len(p.Include) > 0 && !matchesAny(p.Include, name) {
+	return selection{p.Include, p.Exclude, p.IncludeTags, p.ExcludeTags}.keeps(name, tags)
+}
+
+// selection is one layer of name and tag filters: the policy's, or one
+// application's. A command must pass every layer.
+type selection struct {
+	include, exclude         []*regexp.Regexp
+	includeTags, excludeTags []string
+}
+
+// keeps reports whether a command with the final name and tags passes the
+// selection. Every non-empty include list must be satisfied; any exclusion
+// drops the tool.
+func (s selection) keeps(name string, tags []string) bool {
+	if len(s.include) > 0 && !matchesAny(s.include, name) {
 		return false
 	}
-	if matchesAny(p.Exclude, name) {
+	if matchesAny(s.exclude, name) {
 		return false
 	}
-	if len(p.IncludeTags) > 0 && !tagsMatch(p.IncludeTags, tags) {
+	if len(s.includeTags) > 0 && !tagsMatch(s.includeTags, tags) {
 		return false
 	}
-	return !tagsMatch(p.ExcludeTags, tags)
+	return !tagsMatch(s.excludeTags, tags)
 }
 
 func matchesAny(res []*regexp.Regexp, name string) bool {

@@ -91,9 +91,12 @@ func (p Policy) BehaviorForTags(tags []string) Behavior {
 }
 
 // ConfirmTrigger returns the tag that gates a tool carrying tags, or "" when
-// none does. ai:confirm is preferred; otherwise the first of the tool's own
-// tags, in the tool's order, that appears in ConfirmTags. The trigger is what
-// the person is told, so it must be deterministic.
+// none does. ai:confirm is preferred; otherwise the first of the tool's
+// tags, in the tool's order, that appears in ConfirmTags. For a command the
+// tags are its effective ones (its groups' tags, outermost first, then its
+// own; see groupTags), so an operator's gate holds whether the application
+// tagged the command or a group above it. The trigger is what the person is
+// told, so it must be deterministic.
 func (p Policy) ConfirmTrigger(tags []string) string {
 	if slices.Contains(tags, TagConfirm) {
 		return TagConfirm

@@ -92,7 +92,9 @@ type Sourced interface {
 	// prefix and the application's name are not part of it), or a custom
 	// tool's name.
 	Title() string
-	// Tags are the tool's own tags in declaration order (a fresh copy).
+	// Tags are the tool's tags (a fresh copy). For a command they are its
+	// effective tags: those of the groups above it, outermost first, then
+	// its own, in declaration order, each once.
 	Tags() []string
 }
 
