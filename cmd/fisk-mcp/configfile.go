@@ -59,11 +59,18 @@ type fileConfig struct {
 	StateKeyFile    *string   `json:"state_key_file"`
 }
 
-// fileApp is one entry of apps: in the configuration file.
+// fileApp is one entry of apps: in the configuration file. Its selection
+// (include, exclude, include_tag, exclude_tag) applies to this app only, in
+// addition to the top-level one; it exists only in the file, because an APP
+// argument has no room for it.
 type fileApp struct {
 	Path        string   `json:"path"`
 	Prefix      string   `json:"prefix"`
 	GlobalFlags []string `json:"global_flag"`
+	Include     []string `json:"include"`
+	Exclude     []string `json:"exclude"`
+	IncludeTags []string `json:"include_tag"`
+	ExcludeTags []string `json:"exclude_tag"`
 }
 
 var configSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {

@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
 )
 
 func TestConfigFileTypoNamesTheKey(t *testing.T) {
@@ -166,5 +172,125 @@ apps:
 	}
 	if _, err := parseConfig([]byte("confirm_tag: [a]\nconfirm_tags: [b]\n")); err == nil || !strings.Contains(err.Error(), "keep one") {
 		t.Errorf("both spellings: %v", err)
+	}
+}
+
+func TestConfigFileAppSelectionAppliesToThatAppOnly(t *testing.T) {
+	dir := t.TempDir()
+	first := fakeApp(t, dir, "first")
+	second := fakeApp(t, dir, "second")
+	cfg := writeFile(t, dir, "c.yaml", `
+include: ["^a"]
+exclude_tag: ai:experimental
+apps:
+  - path: ./first
+    include: ["^a_", "^b_"]
+    exclude: "_delete$"
+    include_tags: [impact:ro, ""]
+    exclude_tag: ops:prod
+  - path: ./second
+`, 0o600)
+	c, _, err := parse(t, "tools", "--config", cfg, "--exclude", "^z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.planned
+	if len(p.Apps) != 2 || p.Apps[0].Path != first || p.Apps[1].Path != second {
+		t.Fatalf("apps = %+v", p.Apps)
+	}
+	a, b := p.Apps[0], p.Apps[1]
+	if got := exprs(a.Include); !slices.Equal(got, []string{"^a_", "^b_"}) {
+		t.Errorf("first app include = %v", got)
+	}
+	if got := exprs(a.Exclude); !slices.Equal(got, []string{"_delete$"}) {
+		t.Errorf("first app exclude = %v", got)
+	}
+	if !slices.Equal(a.IncludeTags, []string{"impact:ro", ""}) || !slices.Equal(a.ExcludeTags, []string{"ops:prod"}) {
+		t.Errorf("first app tags = %q %q", a.IncludeTags, a.ExcludeTags)
+	}
+	if len(b.Include)+len(b.Exclude)+len(b.IncludeTags)+len(b.ExcludeTags) != 0 {
+		t.Errorf("second app has a selection: %+v", b)
+	}
+	// The shared selection is untouched by the apps' own.
+	if got := exprs(p.Selection.Include); !slices.Equal(got, []string{"^a"}) {
+		t.Errorf("shared include = %v", got)
+	}
+	if got := exprs(p.Selection.Exclude); !slices.Equal(got, []string{"^z"}) {
+		t.Errorf("shared exclude = %v", got)
+	}
+	if !slices.Equal(p.Selection.ExcludeTags, []string{"ai:experimental"}) {
+		t.Errorf("shared exclude tags = %v", p.Selection.ExcludeTags)
+	}
+
+	// The loader hands each app its own selection.
+	l := newLoader(p)
+	if got := exprs(l.apps[0].Include); !slices.Equal(got, []string{"^a_", "^b_"}) || !slices.Equal(l.apps[0].ExcludeTags, []string{"ops:prod"}) {
+		t.Errorf("loader app = %+v", l.apps[0])
+	}
+	if len(l.apps[1].Include) != 0 || len(l.policy.Include) != 1 {
+		t.Errorf("loader second app %+v, policy include %v", l.apps[1], l.policy.Include)
+	}
+}
+
+func exprs(res []*regexp.Regexp) []string {
+	var out []string
+	for _, re := range res {
+		out = append(out, re.String())
+	}
+	return out
+}
+
+func TestConfigFileAppSelectionMistakesNameTheEntry(t *testing.T) {
+	dir := t.TempDir()
+	fakeApp(t, dir, "tool")
+	cfg := writeFile(t, dir, "c.yaml", "apps:\n  - path: ./tool\n  - path: ./tool\n    exclude: ['([']\n", 0o600)
+	_, _, err := parse(t, "tools", "--config", cfg)
+	if err == nil || !strings.Contains(err.Error(), `apps[1].exclude "(["`) || !strings.Contains(err.Error(), "not a valid regular expression") {
+		t.Errorf("err = %v, want one naming apps[1].exclude", err)
+	}
+	if _, err := parseConfig([]byte("apps:\n  - path: /bin/true\n    exlude: x\n")); err == nil || !strings.Contains(err.Error(), `did you mean "exclude"`) {
+		t.Errorf("typo: %v", err)
+	}
+	if _, err := parseConfig([]byte("apps:\n  - path: /bin/true\n    include: ['']\n")); err == nil || !strings.Contains(err.Error(), "apps[0].include") {
+		t.Errorf("empty expression: %v", err)
+	}
+}
+
+// TestConfigFileAppExcludeSettlesACollision runs tools against two
+// unprefixed copies of the fixture application: without a per-app
+// selection every name collides; with one app excluding what the other
+// includes, the set loads.
+func TestConfigFileAppExcludeSettlesACollision(t *testing.T) {
+	bin, cleanup, err := fixture.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	run := func(yaml string) (string, error) {
+		cfg := writeFile(t, t.TempDir(), "c.yaml", yaml, 0o600)
+		var stdout, stderr bytes.Buffer
+		c := newCLI(t.Context(), &stdout, &stderr)
+		_, err := c.app.Parse([]string{"tools", "--json", "--config", cfg})
+		return stdout.String(), err
+	}
+	if _, err := run(fmt.Sprintf("apps: [{path: %q}, {path: %q}]\n", bin, bin)); err == nil || !strings.Contains(err.Error(), "claimed by both") {
+		t.Fatalf("unsettled apps: err = %v, want a collision", err)
+	}
+	out, err := run(fmt.Sprintf("apps:\n  - {path: %q, exclude: '^echo$'}\n  - {path: %q, include: '^echo$'}\n", bin, bin))
+	if err != nil {
+		t.Fatalf("settled apps: %v", err)
+	}
+	var doc struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("tools --json: %v\n%s", err, out)
+	}
+	var got []string
+	for _, tool := range doc.Tools {
+		got = append(got, tool.Name)
+	}
+	if len(got) != 16 || !slices.Contains(got, "echo") || !slices.Contains(got, "env") {
+		t.Errorf("tools = %v, want the fixture's 16 once each", got)
 	}
 }

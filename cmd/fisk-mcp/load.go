@@ -38,7 +38,10 @@ func newLoader(p *plan) loader {
 		env: execrunner.Environ(os.Environ(), p.ScrubEnv),
 	}
 	for _, a := range p.Apps {
-		l.apps = append(l.apps, exposure.App{Prefix: a.Prefix, Path: a.Path, Globals: a.Globals})
+		l.apps = append(l.apps, exposure.App{
+			Prefix: a.Prefix, Path: a.Path, Globals: a.Globals,
+			Include: a.Include, Exclude: a.Exclude, IncludeTags: a.IncludeTags, ExcludeTags: a.ExcludeTags,
+		})
 	}
 	return l
 }

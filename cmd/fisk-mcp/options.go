@@ -130,7 +130,7 @@ func (o *optionSet) integer(cmd *fisk.CmdClause, name, help string, target *int,
 // they behave, shared by serve, tools and config.
 func (o *optionSet) addSelection(cmd *fisk.CmdClause) {
 	s := o.s
-	o.str(cmd, "config", "YAML file with the same settings: keys are the flag names with _ (confirm_tag, token_file, ...), lists for repeatable flags, and apps: [{path, prefix, global_flag}]; flags override it and repeatable flags add to it", &s.ConfigFile, true).PlaceHolder("FILE")
+	o.str(cmd, "config", "YAML file with the same settings: keys are the flag names with _ (confirm_tag, token_file, ...), lists for repeatable flags, and apps: [{path, prefix, global_flag, include, exclude, include_tag, exclude_tag}] whose selection applies to that app only; flags override it and repeatable flags add to it", &s.ConfigFile, true).PlaceHolder("FILE")
 	o.list(cmd, "include", "Serve only tools whose name matches this regular expression (repeatable; any match keeps a tool)", "REGEX", &s.Include)
 	o.list(cmd, "exclude", "Never serve tools whose name matches this regular expression (repeatable; wins over --include)", "REGEX", &s.Exclude)
 	o.list(cmd, "include-tag", "Serve only tools carrying this tag (repeatable; an empty value matches untagged tools)", "TAG", &s.IncludeTags)

@@ -16,11 +16,15 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
-// appPlan is one app to serve, its path resolved.
+// appPlan is one app to serve, its path resolved. Its selection comes only
+// from its entry in the configuration file and applies in addition to the
+// shared one.
 type appPlan struct {
-	Prefix  string
-	Path    string // absolute
-	Globals []string
+	Prefix                   string
+	Path                     string // absolute
+	Globals                  []string
+	Include, Exclude         []*regexp.Regexp
+	IncludeTags, ExcludeTags []string
 }
 
 // selection is the validated policy shared by serve and tools.
@@ -168,16 +172,24 @@ func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
 	if len(specs) == 0 {
 		fail("no apps to serve: pass at least one fisk binary as PATH or PREFIX=PATH, or list apps in --config")
 	}
-	for _, spec := range specs {
+	for i, spec := range specs {
+		// Only entries of the file carry a selection, and they come first,
+		// so i is the entry's index in the file's apps list.
+		include := compileAll(fmt.Sprintf("--config apps[%d].include", i), spec.Include, fail)
+		exclude := compileAll(fmt.Sprintf("--config apps[%d].exclude", i), spec.Exclude, fail)
 		path, err := resolveBinary(spec.Path)
 		if err != nil {
 			fail("%v", err)
 			continue
 		}
 		p.Apps = append(p.Apps, appPlan{
-			Prefix:  spec.Prefix,
-			Path:    path,
-			Globals: append(append([]string(nil), s.GlobalFlags...), spec.GlobalFlags...),
+			Prefix:      spec.Prefix,
+			Path:        path,
+			Globals:     append(append([]string(nil), s.GlobalFlags...), spec.GlobalFlags...),
+			Include:     include,
+			Exclude:     exclude,
+			IncludeTags: spec.IncludeTags,
+			ExcludeTags: spec.ExcludeTags,
 		})
 	}
 
