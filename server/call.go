@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,16 +37,17 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 		return errorResult("tool %q cannot report whether it needs a person's approval, so fisk-mcp refuses to run it; this is a server configuration problem, do not retry", name), nil
 	}
 	args := arguments(req)
-	// TraceLine is escaped but not redacted: redaction is the server's,
-	// which holds the secrets. The log and the approval prompt both use
-	// the redacted line.
-	rec.argv = s.cfg.Redactor.Redact(gate.TraceLine(args))
-
-	if _, err := gate.Command(args); err != nil {
+	argv, err := gate.Command(args)
+	if err != nil {
+		// Invalid arguments: TraceLine yields just the tool name.
+		rec.argv = s.cfg.Redactor.Redact(gate.TraceLine(args))
 		rec.result = "invalid_arguments"
 		rec.err = err
 		return errorResult("nothing ran: %v\nFix the arguments and call %q again.", err, name), nil
 	}
+	// The log and the approval prompt show the command exactly as the
+	// result's command field will.
+	rec.argv = s.commandLine(name, argv)
 
 	if gate.NeedsConfirm() {
 		res, ok := s.approve(ctx, req, rec, gate, args)
@@ -96,6 +98,26 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 		res = errorResult("the call to %q was not approved, so nothing ran; do not retry unless the user asks you to", rec.tool)
 	}
 	return res, false
+}
+
+// commandLine renders argv (binary first) for display exactly as execrunner
+// renders Result.CommandLine: every word redacted, then quoted and escaped,
+// then the whole line redacted again. Redacting the words before quoting is
+// what catches a secret holding a quote, a backslash or a non-printing
+// character: quoting rewrites those (a quote is closed, escaped and
+// reopened; a newline becomes \n), so the quoted form no longer contains
+// the secret. Keeping to execrunner's composition byte for byte means the
+// person approves, and the operator logs, the same text the result reports.
+func (s *Server) commandLine(name string, argv []string) string {
+	if len(argv) == 0 {
+		return name
+	}
+	r := s.cfg.Redactor
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = r.Redact(w)
+	}
+	return r.Redact(execrunner.DisplayCommandLine(words[0], words[1:]))
 }
 
 // arguments returns the call's raw arguments. Absent or null arguments are
