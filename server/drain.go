@@ -5,10 +5,40 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // errDraining refuses calls that arrive while the server shuts down.
 var errDraining = errors.New("the server is shutting down and accepts no new calls; retry against a running server")
+
+// drain refuses new calls, lets running ones finish for up to timeout, then
+// cancels the rest and waits for them.
+func (s *Server) drain(timeout time.Duration) {
+	running := s.calls.inFlight()
+	if running > 0 {
+		s.log.Info("draining in-flight calls", "calls", running, "timeout", timeout)
+	}
+	cancelled, done := s.calls.drain(timeout, s.cfg.KillGrace+drainSlack)
+	if cancelled > 0 {
+		s.log.Warn("cancelled calls still running after the drain timeout", "calls", cancelled)
+	}
+	if !done {
+		s.log.Error("calls did not return after being cancelled", "calls", s.calls.inFlight())
+	}
+}
+
+// awaitCancelled refuses new calls and waits for the running ones, which
+// their transport has already cancelled, to return.
+func (s *Server) awaitCancelled() {
+	if _, done := s.calls.drain(0, s.cfg.KillGrace+drainSlack); !done {
+		s.log.Error("calls did not return after being cancelled", "calls", s.calls.inFlight())
+	}
+}
+
+// drainSlack is the time a cancelled call has, beyond the kill grace, to
+// return after its process group was killed.
+const drainSlack = 5 * time.Second
 
 // callTracker counts in-flight calls so shutdown can let them finish, and
 // owns the context that cancels whatever is still running when the drain
@@ -19,6 +49,7 @@ type callTracker struct {
 	n        int
 	idle     chan struct{} // closed while n == 0
 	draining chan struct{} // closed once the drain has begun
+	drained  chan struct{} // closed once the drain has returned
 
 	stop   context.Context
 	cancel context.CancelFunc
@@ -28,7 +59,7 @@ func newCallTracker() *callTracker {
 	idle := make(chan struct{})
 	close(idle)
 	stop, cancel := context.WithCancel(context.Background())
-	return &callTracker{idle: idle, draining: make(chan struct{}), stop: stop, cancel: cancel}
+	return &callTracker{idle: idle, draining: make(chan struct{}), drained: make(chan struct{}), stop: stop, cancel: cancel}
 }
 
 // begin registers a call. The returned context ends with ctx or when the
@@ -65,6 +96,11 @@ func (t *callTracker) begin(ctx context.Context) (context.Context, func(), error
 // drainStarted returns a channel closed once the drain has begun.
 func (t *callTracker) drainStarted() <-chan struct{} { return t.draining }
 
+// drainEnded returns a channel closed once the drain has returned: every
+// call has returned or been given up on. Their responses may still be on
+// their way to the client.
+func (t *callTracker) drainEnded() <-chan struct{} { return t.drained }
+
 // inFlight reports the number of running calls.
 func (t *callTracker) inFlight() int {
 	t.mu.Lock()
@@ -91,6 +127,7 @@ func (t *callTracker) drain(timeout, grace time.Duration) (cancelled int, done b
 		close(t.draining)
 	}
 	t.mu.Unlock()
+	defer t.endDrain()
 
 	if waitClosed(t.idleChan(), timeout) {
 		return 0, true
@@ -98,6 +135,16 @@ func (t *callTracker) drain(timeout, grace time.Duration) (cancelled int, done b
 	cancelled = t.inFlight()
 	t.cancel()
 	return cancelled, waitClosed(t.idleChan(), grace)
+}
+
+func (t *callTracker) endDrain() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	select {
+	case <-t.drained:
+	default:
+		close(t.drained)
+	}
 }
 
 // waitClosed waits for ch to close, at most d.
@@ -110,4 +157,62 @@ func waitClosed(ch <-chan struct{}, d time.Duration) bool {
 	case <-timer.C:
 		return false
 	}
+}
+
+// answerTracker is the set of requests a client has sent that have not yet
+// been answered on the wire. The call tracker knows when a handler is done,
+// but the SDK writes the handler's response after it returns, and closing
+// the session discards every response not yet written; shutdown waits for
+// this set to empty before it closes the session.
+type answerTracker struct {
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]struct{}
+	idle    chan struct{} // closed while pending is empty
+}
+
+func newAnswerTracker() *answerTracker {
+	idle := make(chan struct{})
+	close(idle)
+	return &answerTracker{pending: map[jsonrpc.ID]struct{}{}, idle: idle}
+}
+
+// expect records a request read from the client. It must be called before
+// the SDK can see the request, so its response cannot come first.
+func (a *answerTracker) expect(id jsonrpc.ID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.pending) == 0 {
+		a.idle = make(chan struct{})
+	}
+	a.pending[id] = struct{}{}
+}
+
+// answered records that the response to id has been written in full.
+// Responses to requests never expected (a malformed request answered with a
+// null id) are ignored.
+func (a *answerTracker) answered(id jsonrpc.ID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.pending[id]; !ok {
+		return
+	}
+	delete(a.pending, id)
+	if len(a.pending) == 0 {
+		close(a.idle)
+	}
+}
+
+// idleChan returns a channel closed once every request read so far has
+// been answered.
+func (a *answerTracker) idleChan() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.idle
+}
+
+// unanswered reports the number of requests still waiting for a response.
+func (a *answerTracker) unanswered() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.pending)
 }

@@ -24,13 +24,20 @@ type stdioPeer struct {
 
 func stdioPair(t *testing.T, s *Server, opts *mcp.ClientOptions) stdioPeer {
 	t.Helper()
+	return stdioPairAt(t, s, "", opts)
+}
+
+// stdioPairAt is stdioPair at a given protocol version ("" for the
+// client's default).
+func stdioPairAt(t *testing.T, s *Server, version string, opts *mcp.ClientOptions) stdioPeer {
+	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	served := background(func() error { return s.ServeStdio(ctx, toServer, fromServer) })
 	client := mcp.NewClient(&mcp.Implementation{Name: "stdio-client", Version: "1"}, opts)
-	cs, err := client.Connect(t.Context(), &mcp.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.IOTransport{Reader: toClient, Writer: fromClient}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connecting over stdio: %v", err)
 	}

@@ -1,10 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -13,76 +17,225 @@ import (
 // disconnects (its in-flight calls are cancelled, killing their process
 // groups, and waited for) or when ctx ends: then no new calls are accepted,
 // running ones get Config.DrainTimeout to finish, and the rest are
-// cancelled before the session closes.
+// cancelled. Every response produced by then is written to out (and
+// flushed, when out has a Flush method) before the session closes.
 //
 // out must carry nothing but the protocol: the server never writes to it
 // otherwise, and logs go to Config.Logger.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{Reader: readCloser(in), Writer: writeCloser(out)}, nil)
+	answers := newAnswerTracker()
+	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{
+		Reader: &requestReader{in: in, answers: answers},
+		Writer: &responseWriter{out: out, answers: answers},
+	}, nil)
 	if err != nil {
 		return err
 	}
-	ended := make(chan error, 1)
-	go func() { ended <- ss.Wait() }()
+	var waitErr error
+	ended := make(chan struct{})
+	go func() {
+		waitErr = ss.Wait()
+		close(ended)
+	}()
 
 	select {
-	case err := <-ended:
+	case <-ended:
 		// The client went away: the SDK has cancelled its calls; wait for
 		// them so no process outlives ServeStdio.
 		s.awaitCancelled()
-		return err
+		return waitErr
 	case <-ctx.Done():
-		s.drain(s.cfg.DrainTimeout)
-		ss.Close()
-		<-ended
+	}
+	s.drain(s.cfg.DrainTimeout)
+	// The drained calls have returned, but the SDK writes their responses
+	// after that, and ServerSession.Close refuses every write from the
+	// moment it is called: close only once they are on the wire.
+	s.awaitAnswers(answers, ended)
+	ss.Close()
+	<-ended
+	return nil
+}
+
+// answerWait bounds the wait, after the drain, for the responses to
+// requests already read. A finished call is answered at once; only a
+// handler the drain does not cover (one waiting for a person's approval)
+// or one that ignores cancellation can use it up, and closing the session
+// still waits for such a handler, but drops its response.
+const answerWait = 5 * time.Second
+
+// awaitAnswers waits until every request read from the client has been
+// answered on the wire, the session has ended on its own (the client left,
+// or the output broke: nothing more can be written), or answerWait passed.
+func (s *Server) awaitAnswers(answers *answerTracker, ended <-chan struct{}) {
+	timer := time.NewTimer(answerWait)
+	defer timer.Stop()
+	select {
+	case <-answers.idleChan():
+	case <-ended:
+	case <-timer.C:
+		s.log.Warn("closing the session with requests still unanswered", "requests", answers.unanswered(), "waited", answerWait)
+	}
+}
+
+// methodListen is the request a client on protocol 2026-07-28 keeps open
+// for list-changed notifications. It is answered only when the session
+// closes, so shutdown does not wait for it.
+const methodListen = "subscriptions/listen"
+
+// requestReader passes the client's input through to the SDK and records
+// every request it carries in answers before the SDK can read it.
+//
+// The stdio transport puts one message (or batch) on each line and lines
+// never contain raw newlines, so a line is exactly one frame; it is decoded
+// with the SDK's own decoder, so both agree on what is a request and what
+// its id is.
+type requestReader struct {
+	in      io.Reader
+	answers *answerTracker
+	lines   lineSplitter
+}
+
+func (r *requestReader) Read(p []byte) (int, error) {
+	n, err := r.in.Read(p)
+	r.lines.feed(p[:n], r.expect)
+	if err != nil {
+		// The SDK decodes a final message that lacks its newline.
+		r.lines.end(r.expect)
+	}
+	return n, err
+}
+
+func (r *requestReader) expect(line []byte) {
+	for _, msg := range decodeLine(line) {
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != methodListen {
+			r.answers.expect(req.ID)
+		}
+	}
+}
+
+// Close closes in if it can be closed: the SDK closes its transport when
+// the session ends.
+func (r *requestReader) Close() error {
+	if c, ok := r.in.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// responseWriter passes the server's output through to out, flushes it
+// when out buffers, and marks a response answered once it is written in
+// full. A write that fails leaves its requests unanswered: the broken
+// output ends the session, which ends the wait for them.
+type responseWriter struct {
+	out     io.Writer
+	answers *answerTracker
+
+	mu    sync.Mutex // serialises writes and guards lines
+	lines lineSplitter
+}
+
+func (w *responseWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.out.Write(p)
+	if err == nil {
+		if f, ok := w.out.(interface{ Flush() error }); ok {
+			err = f.Flush()
+		}
+	}
+	if err != nil {
+		return n, err
+	}
+	w.lines.feed(p, w.answer)
+	return n, nil
+}
+
+func (w *responseWriter) answer(line []byte) {
+	for _, msg := range decodeLine(line) {
+		if resp, ok := msg.(*jsonrpc.Response); ok {
+			w.answers.answered(resp.ID)
+		}
+	}
+}
+
+// Close closes out if it can be closed. It does not wait for a write in
+// progress, so that closing can interrupt a write to a client that stopped
+// reading.
+func (w *responseWriter) Close() error {
+	if c, ok := w.out.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// decodeLine decodes one line of the stdio transport: a message or a
+// batch. Whatever does not decode is skipped: the SDK rejects it, and it
+// carries no request to answer.
+func decodeLine(line []byte) []jsonrpc.Message {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
 		return nil
 	}
+	if line[0] != '[' {
+		msg, err := jsonrpc.DecodeMessage(line)
+		if err != nil {
+			return nil
+		}
+		return []jsonrpc.Message{msg}
+	}
+	var raws []json.RawMessage
+	if json.Unmarshal(line, &raws) != nil {
+		return nil
+	}
+	msgs := make([]jsonrpc.Message, 0, len(raws))
+	for _, raw := range raws {
+		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
+			msgs = append(msgs, msg)
+		}
+	}
+	return msgs
 }
 
-// drain refuses new calls, lets running ones finish for up to timeout, then
-// cancels the rest and waits for them.
-func (s *Server) drain(timeout time.Duration) {
-	running := s.calls.inFlight()
-	if running > 0 {
-		s.log.Info("draining in-flight calls", "calls", running, "timeout", timeout)
-	}
-	cancelled, done := s.calls.drain(timeout, s.cfg.KillGrace+drainSlack)
-	if cancelled > 0 {
-		s.log.Warn("cancelled calls still running after the drain timeout", "calls", cancelled)
-	}
-	if !done {
-		s.log.Error("calls did not return after being cancelled", "calls", s.calls.inFlight())
+// lineSplitter cuts a byte stream into lines, keeping the start of an
+// unfinished line between calls.
+type lineSplitter struct{ partial []byte }
+
+// retainedLine is the most buffer kept between lines, so one large message
+// does not pin its size in memory for the rest of the session.
+const retainedLine = 64 << 10
+
+// feed calls each with every line that b completes, without its newline.
+// The line is only valid during the call.
+func (l *lineSplitter) feed(b []byte, each func(line []byte)) {
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			l.partial = append(l.partial, b...)
+			return
+		}
+		line := b[:i]
+		if len(l.partial) > 0 {
+			l.partial = append(l.partial, line...)
+			line = l.partial
+		}
+		each(line)
+		l.reset()
+		b = b[i+1:]
 	}
 }
 
-// awaitCancelled refuses new calls and waits for the running ones, which
-// their transport has already cancelled, to return.
-func (s *Server) awaitCancelled() {
-	if _, done := s.calls.drain(0, s.cfg.KillGrace+drainSlack); !done {
-		s.log.Error("calls did not return after being cancelled", "calls", s.calls.inFlight())
+// end calls each with an unfinished last line, if any.
+func (l *lineSplitter) end(each func(line []byte)) {
+	if len(l.partial) > 0 {
+		each(l.partial)
 	}
+	l.reset()
 }
 
-// drainSlack is the time a cancelled call has, beyond the kill grace, to
-// return after its process group was killed.
-const drainSlack = 5 * time.Second
-
-// readCloser adapts in for the SDK transport without letting it close a
-// reader it does not own, unless in is itself a ReadCloser.
-func readCloser(in io.Reader) io.ReadCloser {
-	if rc, ok := in.(io.ReadCloser); ok {
-		return rc
+func (l *lineSplitter) reset() {
+	if cap(l.partial) > retainedLine {
+		l.partial = nil
+		return
 	}
-	return io.NopCloser(in)
+	l.partial = l.partial[:0]
 }
-
-func writeCloser(out io.Writer) io.WriteCloser {
-	if wc, ok := out.(io.WriteCloser); ok {
-		return wc
-	}
-	return nopWriteCloser{out}
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
