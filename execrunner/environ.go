@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -94,7 +95,7 @@ func withPWD(env []string, dir string) []string {
 		err error
 	)
 	if dir == "" {
-		pwd, err = os.Getwd()
+		pwd, err = serverDir()
 	} else {
 		pwd, err = filepath.Abs(dir)
 	}
@@ -108,4 +109,21 @@ func withPWD(env []string, dir string) []string {
 		return out
 	}
 	return append(out, "PWD="+pwd)
+}
+
+// serverDir returns what os.Getwd would: the server's $PWD when it names the
+// working directory, otherwise the directory getcwd(2) reports. It is asked
+// on every run (the server may have changed directory since the last one),
+// so it takes the short way when the answer is certain: getcwd alone, when
+// $PWD is unset, relative, or the very same path. Only a $PWD that differs
+// (a path through a symbolic link, or a stale one) needs os.Getwd's two
+// stat calls to tell whether it still names the directory.
+func serverDir() (string, error) {
+	dir, err := syscall.Getwd()
+	if err == nil {
+		if pwd := os.Getenv("PWD"); pwd == "" || pwd[0] != '/' || pwd == dir {
+			return dir, nil
+		}
+	}
+	return os.Getwd()
 }

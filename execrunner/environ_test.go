@@ -93,3 +93,33 @@ func TestRunRedactsSecretsInOutputLongestFirst(t *testing.T) {
 		t.Fatalf("Output %q, want %q", res.Output, want)
 	}
 }
+
+// serverDir takes a shorter way than os.Getwd but must give its answer,
+// whatever $PWD holds.
+func TestServerDirAgreesWithGetwd(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, tt := range []struct{ name, pwd string }{
+		{"PWD is the directory", dir},
+		{"PWD unset", ""},
+		{"PWD relative", "relative/path"},
+		{"PWD through a symbolic link", link},
+		{"PWD stale", t.TempDir()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("PWD", tt.pwd)
+			want, wantErr := os.Getwd()
+			got, err := serverDir()
+			if got != want || (err == nil) != (wantErr == nil) {
+				t.Fatalf("serverDir() = %q, %v; os.Getwd() = %q, %v", got, err, want, wantErr)
+			}
+		})
+	}
+}
