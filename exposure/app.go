@@ -67,9 +67,10 @@ func (a App) validate() error {
 	return nil
 }
 
-// selection is the app's own layer of filters.
+// selection is the app's own layer of filters, with reserved tags in their
+// canonical spelling (see Policy.canonical).
 func (a App) selection() selection {
-	return selection{a.Include, a.Exclude, a.IncludeTags, a.ExcludeTags}
+	return selection{a.Include, a.Exclude, canonicalTags(a.IncludeTags), canonicalTags(a.ExcludeTags)}
 }
 
 // label names the app in messages as the operator wrote it.

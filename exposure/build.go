@@ -59,13 +59,16 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	p = p.canonical()
 	var cands []candidate
+	var spelling []string
 	for i := range apps {
-		c, err := appCandidates(&apps[i], p)
+		c, w, err := appCandidates(&apps[i], p)
 		if err != nil {
 			return nil, err
 		}
 		cands = append(cands, c...)
+		spelling = append(spelling, w...)
 	}
 	for i, t := range custom {
 		if t == nil {
@@ -85,23 +88,24 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 	if err != nil {
 		return nil, err
 	}
-	return newToolSet(tools, warnings(winners, p), skipped), nil
+	return newToolSet(tools, append(spelling, warnings(winners, p)...), skipped), nil
 }
 
 // appCandidates lists the commands of one application that may become tools:
 // visible leaves whose effective tags (see groupTags) do not include
 // ai:deny, selected by the policy and by the app's own selection, sorted by
-// path.
-func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
+// path. It also returns the spelling warnings of the app (see
+// spellingWarnings).
+func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 	if err := a.validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if a.Model == nil {
-		return nil, fmt.Errorf("application %q: no model; introspect it first", a.label())
+		return nil, nil, fmt.Errorf("application %q: no model; introspect it first", a.label())
 	}
 	globals, err := schema.Globals(a.Model, a.Globals)
 	if err != nil {
-		return nil, fmt.Errorf("application %q: %w", a.label(), err)
+		return nil, nil, fmt.Errorf("application %q: %w", a.label(), err)
 	}
 	leaves, err := introspect.Walk(a.Model)
 	if err != nil {
@@ -111,7 +115,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 			// message does not depend on the order of discovery.
 			err = &introspect.MissingSchemaError{Commands: slices.Sorted(slices.Values(missing.Commands))}
 		}
-		return nil, fmt.Errorf("application %q: %w", a.label(), err)
+		return nil, nil, fmt.Errorf("application %q: %w", a.label(), err)
 	}
 	slices.SortFunc(leaves, func(x, y introspect.Leaf) int { return slices.Compare(x.Path, y.Path) })
 
@@ -119,8 +123,9 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 	if doc, err := json.Marshal(globals); err == nil {
 		ctx.globalsHash = sha256.Sum256(doc)
 	} else {
-		return nil, fmt.Errorf("application %q: global flags: %w", a.label(), err)
+		return nil, nil, fmt.Errorf("application %q: global flags: %w", a.label(), err)
 	}
+	spelling := spellingWarnings(a, ctx.groups, leaves)
 	own := a.selection()
 	out := make([]candidate, 0, len(leaves))
 	for _, leaf := range leaves {
@@ -145,7 +150,35 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, error) {
 			raw:    raw,
 		})
 	}
-	return out, nil
+	return out, spelling, nil
+}
+
+// spellingWarnings names every reserved tag the application wrote other
+// than exactly (see canonicalTag), where it wrote it: on a visible command,
+// or once on a visible group. Every command counts, denied or filtered out
+// too: "AI:deny" is honoured here, but the author should still fix it, and
+// any other reader of the application's tags may take it literally. leaves
+// are in sorted order, so the warnings do not depend on discovery order.
+func spellingWarnings(a *LoadedApp, groups groupTags, leaves []introspect.Leaf) []string {
+	var out []string
+	report := func(where string, tags []string) {
+		for _, t := range tags {
+			if canonical, ok := miscased(t); ok {
+				out = append(out, fmt.Sprintf("%s: tag %q is read as the reserved tag %q; spell it %q in the application", where, t, canonical, canonical))
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, leaf := range leaves {
+		groups.ancestors(leaf, func(path, own []string) {
+			if key := groupKey(path); !seen[key] {
+				seen[key] = true
+				report(fmt.Sprintf("application %q group %q", a.label(), strings.Join(path, " ")), own)
+			}
+		})
+		report(fmt.Sprintf("application %q command %q", a.label(), leaf.FullCommand()), leaf.Command.Tags)
+	}
+	return out
 }
 
 // claimNames gives each final name to its first claimant in the fixed order.
@@ -245,7 +278,7 @@ func warnings(winners []candidate, p Policy) []string {
 	warnedGroups := map[*appContext]map[string]bool{}
 	unknown := func(a *LoadedApp, where string, tags []string) {
 		for _, t := range tags {
-			if strings.HasPrefix(t, aiTagPrefix) && !p.knownTag(t) && !slices.Contains(a.IncludeTags, t) && !slices.Contains(a.ExcludeTags, t) {
+			if isAITag(t) && !p.knownTag(t) && !slices.Contains(a.IncludeTags, t) && !slices.Contains(a.ExcludeTags, t) {
 				out = append(out, fmt.Sprintf("%s: unknown tag %q has no effect (fisk-mcp reads %s; a private ai: tag is fine, a misspelt one is not)", where, t, reservedTagList))
 			}
 		}
@@ -277,10 +310,18 @@ func warnings(winners []candidate, p Policy) []string {
 		})
 		unknown(c.app.app, c.source, c.leaf.Command.Tags)
 	}
-	for _, t := range p.ConfirmTags {
-		if !used[t] {
-			used[t] = true // warn once per tag
-			out = append(out, fmt.Sprintf("confirm tag %q matches no tool; check its spelling, or the tools it was meant to gate will run without approval", t))
+	warned := map[string]bool{}
+	for _, c := range p.ConfirmTags {
+		matched := false
+		for t := range used {
+			if sameConfirmTag(c, t) {
+				matched = true
+				break
+			}
+		}
+		if !matched && !warned[c] {
+			warned[c] = true // warn once per tag
+			out = append(out, fmt.Sprintf("confirm tag %q matches no tool; check its spelling, or the tools it was meant to gate will run without approval", c))
 		}
 	}
 	return out

@@ -162,12 +162,15 @@ func intraAppCollision(t *testing.T, m *fisk.ApplicationModel) {
 }
 
 // tagGroups puts tags on the fixture's groups, nested and overlapping with
-// their commands' own, so inheritance is part of what must not depend on
-// the order of discovery.
+// their commands' own, and reserved tags spelt other than exactly on groups
+// and commands, so inheritance and the spelling warnings are part of what
+// must not depend on the order of discovery.
 func tagGroups(t *testing.T, m *fisk.ApplicationModel) {
 	findCommand(t, m, "admin").Tags = []string{"impact:rw", "ai:confrim"}
-	findCommand(t, m, "admin", "user").Tags = []string{"ops:prod", "impact:rw", "scope:user"}
-	findCommand(t, m, "conflict").Tags = []string{exposure.TagReadOnly, "impact:ro"}
+	findCommand(t, m, "admin", "user").Tags = []string{"ops:prod", "impact:rw", "scope:user", "AI:Additive"}
+	findCommand(t, m, "conflict").Tags = []string{exposure.TagReadOnly, "impact:ro", "Ai:Confirm"}
+	findCommand(t, m, "exit").Tags = []string{"AI:deny"}
+	findCommand(t, m, "emit").Tags = []string{"ai:Read_Only", "AI:sparkle"}
 }
 
 type outcome struct {

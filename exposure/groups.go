@@ -29,10 +29,11 @@ import (
 // read-only), because resolution looks at all the tags at once.
 type groupTags struct {
 	// inherited maps a group's key to the tags the commands beneath it
-	// inherit: its ancestors' and its own, outermost first, deduplicated.
+	// inherit: its ancestors' and its own, outermost first, deduplicated,
+	// reserved tags canonical.
 	inherited map[string][]string
-	// own maps a group's key to the tags declared on the group itself,
-	// for warnings that name where a tag was written.
+	// own maps a group's key to the tags declared on the group itself, as
+	// written, for warnings that name where and how a tag was written.
 	own map[string][]string
 }
 
@@ -53,7 +54,7 @@ func indexGroupTags(m *fisk.ApplicationModel) groupTags {
 			}
 			path := append(slices.Clone(parent), c.Name)
 			key := groupKey(path)
-			tags := mergeTags(above, c.Tags)
+			tags := mergeTags(above, canonicalTags(c.Tags))
 			if len(tags) > 0 {
 				g.inherited[key] = tags
 			}
@@ -70,10 +71,10 @@ func indexGroupTags(m *fisk.ApplicationModel) groupTags {
 }
 
 // effectiveTags returns the tags leaf carries: its groups' tags, outermost
-// first, then its own, each once at its first occurrence. The result is a
-// fresh slice.
+// first, then its own, each once at its first occurrence, reserved tags in
+// their canonical spelling (see canonicalTag). The result is a fresh slice.
 func (g groupTags) effectiveTags(leaf introspect.Leaf) []string {
-	return mergeTags(g.inherited[groupKey(leaf.Path[:len(leaf.Path)-1])], leaf.Command.Tags)
+	return mergeTags(g.inherited[groupKey(leaf.Path[:len(leaf.Path)-1])], canonicalTags(leaf.Command.Tags))
 }
 
 // ancestors calls f with the path of every group above leaf that declares

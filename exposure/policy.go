@@ -13,6 +13,12 @@ import (
 // command that is not tagged ai:deny, gates only ai:confirm, and advertises
 // restricted schemas.
 //
+// Tags match exactly, with two exceptions. A reserved tag (ai:deny,
+// ai:confirm, the behaviour tags) is recognised in any case, with any
+// surrounding white space, on the application's side and in these lists
+// alike (see canonicalTag); and ConfirmTags match ignoring case and
+// surrounding white space (see the field).
+//
 // Selection (Include, Exclude, IncludeTags, ExcludeTags) chooses among
 // application commands; caller-supplied tools are the caller's explicit
 // choice and are not filtered. Each App may add its own selection, applied
@@ -36,6 +42,15 @@ type Policy struct {
 	// ConfirmTags gates every tool carrying any of these tags (any tag, not
 	// only ai: ones). A tag here that matches no tool in the set is a warning:
 	// a typo would silently leave tools ungated.
+	//
+	// Unlike every other tag list, confirm tags match ignoring case and
+	// surrounding white space: "impact:rw" gates a command the application
+	// tagged "Impact:RW". A gate fails closed: matching too much costs one
+	// more question to a person, matching too little runs a command the
+	// operator meant to be approved. The selection and mapping lists stay
+	// exact, because a looser match there could expose a tool (IncludeTags)
+	// or relax its advertised behaviour (ReadOnlyTags) beyond what the
+	// operator named.
 	ConfirmTags []string
 	// ReadOnlyTags, AdditiveTags, DestructiveTags and IdempotentTags map an
 	// application's own tags onto ai:read_only, ai:additive, ai:destructive
@@ -74,6 +89,20 @@ func (p Policy) validate() error {
 	default:
 		return fmt.Errorf("unknown schema mode %q: use %q or %q", p.Schema, schema.Restricted, schema.Full)
 	}
+}
+
+// canonical returns p with every spelling of a reserved tag in its tag lists
+// replaced by the canonical one. Application tags are read the same way, so
+// an exclusion the operator wrote as "ai:Destructive" keeps matching a
+// command the application tagged that way. The lists are copies.
+func (p Policy) canonical() Policy {
+	p.IncludeTags = canonicalTags(p.IncludeTags)
+	p.ExcludeTags = canonicalTags(p.ExcludeTags)
+	p.ReadOnlyTags = canonicalTags(p.ReadOnlyTags)
+	p.AdditiveTags = canonicalTags(p.AdditiveTags)
+	p.DestructiveTags = canonicalTags(p.DestructiveTags)
+	p.IdempotentTags = canonicalTags(p.IdempotentTags)
+	return p
 }
 
 func (p Policy) schemaMode() schema.Mode {
@@ -138,10 +167,13 @@ func tagsMatch(want, tags []string) bool {
 // knownTag reports whether an ai: tag means something to fisk-mcp or to this
 // operator's policy; any other ai: tag earns a warning.
 func (p Policy) knownTag(tag string) bool {
-	if reservedTags[tag] {
+	if _, reserved := canonicalTag(tag); reserved {
 		return true
 	}
-	for _, l := range [][]string{p.ConfirmTags, p.ReadOnlyTags, p.AdditiveTags, p.DestructiveTags, p.IdempotentTags, p.IncludeTags, p.ExcludeTags} {
+	if slices.ContainsFunc(p.ConfirmTags, func(c string) bool { return sameConfirmTag(c, tag) }) {
+		return true
+	}
+	for _, l := range [][]string{p.ReadOnlyTags, p.AdditiveTags, p.DestructiveTags, p.IdempotentTags, p.IncludeTags, p.ExcludeTags} {
 		if slices.Contains(l, tag) {
 			return true
 		}

@@ -28,17 +28,75 @@ const (
 // legitimate private tags, reported only as a warning in case of a typo.
 const aiTagPrefix = "ai:"
 
-var reservedTags = map[string]bool{
-	TagDeny: true, TagConfirm: true, TagNoDefer: true,
-	TagReadOnly: true, TagAdditive: true, TagDestructive: true,
-	TagIdempotent: true, TagOpenWorld: true, TagClosedWorld: true,
-}
-
-// reservedTagList names the reserved tags in warnings, in a fixed order.
-var reservedTagList = strings.Join([]string{
+// reservedTagOrder lists the reserved tags in a fixed order, for lookups
+// and for warnings.
+var reservedTagOrder = []string{
 	TagDeny, TagConfirm, TagNoDefer, TagReadOnly, TagAdditive,
 	TagDestructive, TagIdempotent, TagOpenWorld, TagClosedWorld,
-}, ", ")
+}
+
+// reservedTagList names the reserved tags in warnings.
+var reservedTagList = strings.Join(reservedTagOrder, ", ")
+
+// canonicalTag returns the reserved tag that tag spells, ignoring case and
+// surrounding white space, and true; any other tag comes back as written,
+// with false.
+//
+// Why: an application author who writes "AI:deny" or "ai:Confirm " means
+// the reserved tag, and reading it exactly would fail open: the command
+// would be exposed, or run without approval, with nothing to say so. So a
+// reserved tag is recognised in any spelling and read as the canonical one
+// everywhere (deny, gates, behaviour, selection, the Tags line), and Build
+// warns about the spelling so the author can fix it. Tags outside the
+// reserved set keep their exact spelling: they are the application's own
+// vocabulary.
+func canonicalTag(tag string) (string, bool) {
+	trimmed := strings.TrimSpace(tag)
+	if !isAITag(trimmed) {
+		return tag, false
+	}
+	for _, r := range reservedTagOrder {
+		if strings.EqualFold(trimmed, r) {
+			return r, true
+		}
+	}
+	return tag, false
+}
+
+// canonicalTags returns tags with every spelling of a reserved tag replaced
+// by the canonical one (see canonicalTag). The result is a fresh slice, nil
+// when tags is empty; duplicates are the caller's to remove.
+func canonicalTags(tags []string) []string {
+	if len(tags) == 0 {
+		return nil
+	}
+	out := make([]string, len(tags))
+	for i, t := range tags {
+		out[i], _ = canonicalTag(t)
+	}
+	return out
+}
+
+// isAITag reports whether tag is in the ai: namespace, in any case and
+// whatever white space surrounds it, so a misspelt "AI:sparkle" is warned
+// about like "ai:sparkle".
+func isAITag(tag string) bool {
+	t := strings.TrimSpace(tag)
+	return len(t) >= len(aiTagPrefix) && strings.EqualFold(t[:len(aiTagPrefix)], aiTagPrefix)
+}
+
+// miscased reports whether tag spells a reserved tag other than exactly,
+// and which one.
+func miscased(tag string) (canonical string, ok bool) {
+	canonical, reserved := canonicalTag(tag)
+	return canonical, reserved && canonical != tag
+}
+
+// sameConfirmTag reports whether an operator's confirm tag matches a tool's
+// tag: ignoring case and surrounding white space (see Policy.ConfirmTags).
+func sameConfirmTag(operator, tool string) bool {
+	return strings.EqualFold(strings.TrimSpace(operator), strings.TrimSpace(tool))
+}
 
 // behaviourClaims is what a tool's tags say, collected before any conflict
 // is resolved, so the order of the tags never matters.
@@ -46,9 +104,11 @@ type behaviourClaims struct {
 	readOnly, additive, destructive, idempotent, openWorld, closedWorld bool
 }
 
+// claims reads tags, spelt any way (see canonicalTag), under the policy's
+// mappings.
 func (p Policy) claims(tags []string) behaviourClaims {
 	var c behaviourClaims
-	for _, t := range tags {
+	for _, t := range canonicalTags(tags) {
 		c.readOnly = c.readOnly || t == TagReadOnly || slices.Contains(p.ReadOnlyTags, t)
 		c.additive = c.additive || t == TagAdditive || slices.Contains(p.AdditiveTags, t)
 		c.destructive = c.destructive || t == TagDestructive || slices.Contains(p.DestructiveTags, t)
@@ -91,18 +151,21 @@ func (p Policy) BehaviorForTags(tags []string) Behavior {
 }
 
 // ConfirmTrigger returns the tag that gates a tool carrying tags, or "" when
-// none does. ai:confirm is preferred; otherwise the first of the tool's
-// tags, in the tool's order, that appears in ConfirmTags. For a command the
-// tags are its effective ones (its groups' tags, outermost first, then its
-// own; see groupTags), so an operator's gate holds whether the application
-// tagged the command or a group above it. The trigger is what the person is
-// told, so it must be deterministic.
+// none does. ai:confirm, in any spelling, is preferred; otherwise the first
+// of the tool's tags, in the tool's order, that matches one of ConfirmTags
+// (ignoring case and surrounding white space; see Policy.ConfirmTags). The
+// trigger is the tool's own spelling of the tag, canonical for a reserved
+// one. For a command the tags are its effective ones (its groups' tags,
+// outermost first, then its own; see groupTags), so an operator's gate holds
+// whether the application tagged the command or a group above it. The
+// trigger is what the person is told, so it must be deterministic.
 func (p Policy) ConfirmTrigger(tags []string) string {
+	tags = canonicalTags(tags)
 	if slices.Contains(tags, TagConfirm) {
 		return TagConfirm
 	}
 	for _, t := range tags {
-		if slices.Contains(p.ConfirmTags, t) {
+		if slices.ContainsFunc(p.ConfirmTags, func(c string) bool { return sameConfirmTag(c, t) }) {
 			return t
 		}
 	}
