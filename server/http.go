@@ -42,6 +42,16 @@ type HTTPConfig struct {
 	// AllowOrigins lists browser origins ("scheme://host[:port]") allowed
 	// besides the server's own; any other cross-origin request gets 403.
 	AllowOrigins []string
+	// AllowHosts lists further host names (as in the URL, no port) that
+	// requests may name in their Host header. Without it, a request on a
+	// loopback address must name a loopback host, and one on another
+	// address an IP literal or the host name of Addr: any other name may
+	// be a web page using DNS rebinding to reach the server. The check
+	// applies to non-loopback addresses when Token is empty, and with a
+	// token only once AllowHosts is set (a token already stops browsers:
+	// they cannot attach it to a cross-origin page's requests). List the
+	// names clients and proxies use, e.g. "mcp.example.com".
+	AllowHosts []string
 	// MaxBodyBytes bounds request bodies (413 beyond); 0 means
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
@@ -117,6 +127,10 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	hosts, err := newHostCheck(cfg)
+	if err != nil {
+		return nil, err
+	}
 	opts := &mcp.StreamableHTTPOptions{
 		Stateless:      cfg.Stateless,
 		Logger:         sdkLogger(s.log),
@@ -125,6 +139,9 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 		// their POST: when the client goes, cancel the call.
 		PropagateRequestCancellation: true,
 		MaxRequestBodyBytes:          cfg.MaxBodyBytes,
+		// The SDK's own loopback Host rule would refuse the names in
+		// AllowHosts; hostCheck applies the same rule with them allowed.
+		DisableLocalhostProtection: len(cfg.AllowHosts) > 0,
 	}
 	if !cfg.Stateless {
 		store := mcp.NewMemoryEventStore(nil)
@@ -136,7 +153,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", requireToken(cfg.Token, withRetryHint(cfg.RetryHint, streamable)))
 	mux.HandleFunc("GET /healthz", s.healthz)
-	return checkHost(origins.handler(mux)), nil
+	return hosts.handler(origins.handler(mux)), nil
 }
 
 // healthz answers liveness probes. It needs no token, since probes carry
