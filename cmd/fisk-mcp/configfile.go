@@ -49,6 +49,7 @@ type fileConfig struct {
 	Stateless       *bool     `json:"stateless"`
 	TokenFile       *string   `json:"token_file"`
 	AllowOrigins    []string  `json:"allow_origin"`
+	AllowHosts      []string  `json:"allow_host"`
 	InsecureNoAuth  *bool     `json:"insecure_no_auth"`
 	Timeout         *string   `json:"timeout"`
 	Concurrency     *int      `json:"concurrency"`
@@ -298,7 +299,7 @@ var listKeys = map[string]bool{
 	"include": true, "exclude": true, "include_tag": true, "exclude_tag": true,
 	"confirm_tag": true, "read_only_tag": true, "additive_tag": true,
 	"destructive_tag": true, "idempotent_tag": true, "global_flag": true,
-	"scrub_env": true, "allow_origin": true,
+	"scrub_env": true, "allow_origin": true, "allow_host": true,
 }
 
 // normalizeConfig accepts the plural spelling of a list key (confirm_tags

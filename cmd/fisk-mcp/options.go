@@ -42,6 +42,7 @@ type settings struct {
 	Stateless      bool
 	TokenFile      string
 	AllowOrigins   []string
+	AllowHosts     []string
 	InsecureNoAuth bool
 	Timeout        time.Duration
 	Concurrency    int
@@ -153,8 +154,9 @@ func (o *optionSet) addServing(cmd *fisk.CmdClause) {
 	s := o.s
 	o.str(cmd, "http", "Serve streamable HTTP on this address (endpoint /mcp, health check GET /healthz) instead of stdio; port 0 picks a free port, logged at startup", &s.HTTP, false).PlaceHolder("ADDR")
 	o.boolean(cmd, "stateless", "Serve HTTP without sessions (approval then cannot be asked of legacy clients, so gated tools are refused to them)", &s.Stateless)
-	o.str(cmd, "token-file", "File holding the bearer token HTTP clients must send; the FISK_MCP_TOKEN environment variable may hold the token itself instead", &s.TokenFile, true).PlaceHolder("FILE")
+	o.str(cmd, "token-file", "File holding the bearer token HTTP clients must send, at least 16 characters (openssl rand -hex 32); the FISK_MCP_TOKEN environment variable may hold the token itself instead", &s.TokenFile, true).PlaceHolder("FILE")
 	o.list(cmd, "allow-origin", "Accept browser requests from this Origin (repeatable); other cross-origin requests are refused", "ORIGIN", &s.AllowOrigins)
+	o.list(cmd, "allow-host", "Accept HTTP requests naming this host in their Host header (repeatable); without a token, a non-loopback server answers only its IP addresses and the host of --http, so that web pages cannot reach it through DNS rebinding; with a token, listing hosts turns that check on", "HOST", &s.AllowHosts)
 	o.boolean(cmd, "insecure-no-auth", "Allow serving HTTP on a non-loopback address without a token", &s.InsecureNoAuth)
 	o.duration(cmd, "timeout", "Longest a command may run before its process group is killed", &s.Timeout, defaultTimeout)
 	o.integer(cmd, "concurrency", "Most commands running at once; further calls wait for a slot", &s.Concurrency, defaultConcurrency)

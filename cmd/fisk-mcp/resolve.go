@@ -56,6 +56,7 @@ type servingPlan struct {
 	Token          string // from --token-file or FISK_MCP_TOKEN; never logged
 	TokenFromFile  bool
 	AllowOrigins   []string
+	AllowHosts     []string
 	InsecureNoAuth bool
 	Timeout        time.Duration
 	Concurrency    int
@@ -87,7 +88,7 @@ func merge(s *settings, given func(name string) bool, f *fileConfig) {
 		{&s.ReadOnlyTags, f.ReadOnlyTags}, {&s.AdditiveTags, f.AdditiveTags},
 		{&s.DestructiveTags, f.DestructiveTags}, {&s.IdempotentTags, f.IdempotentTags},
 		{&s.GlobalFlags, f.GlobalFlags}, {&s.ScrubEnv, f.ScrubEnv},
-		{&s.AllowOrigins, f.AllowOrigins},
+		{&s.AllowOrigins, f.AllowOrigins}, {&s.AllowHosts, f.AllowHosts},
 	}
 	for _, l := range lists {
 		*l.dst = append(append([]string(nil), l.src...), *l.dst...)
@@ -231,7 +232,7 @@ func problems(errs []error) error {
 
 func resolveServing(s *settings) (*servingPlan, error) {
 	sp := &servingPlan{
-		HTTP: s.HTTP, Stateless: s.Stateless, AllowOrigins: s.AllowOrigins,
+		HTTP: s.HTTP, Stateless: s.Stateless, AllowOrigins: s.AllowOrigins, AllowHosts: s.AllowHosts,
 		InsecureNoAuth: s.InsecureNoAuth, Timeout: s.Timeout, Concurrency: s.Concurrency,
 		ElicitTimeout: s.ElicitTimeout, Name: s.Name, Instructions: s.Instructions,
 		Watch: s.Watch, StateKeyFile: s.StateKeyFile,
@@ -251,10 +252,15 @@ func resolveServing(s *settings) (*servingPlan, error) {
 		for _, o := range []struct {
 			name string
 			set  bool
-		}{{"--stateless", s.Stateless}, {"--allow-origin", len(s.AllowOrigins) > 0}, {"--insecure-no-auth", s.InsecureNoAuth}, {"--token-file", s.TokenFile != ""}} {
+		}{{"--stateless", s.Stateless}, {"--allow-origin", len(s.AllowOrigins) > 0}, {"--allow-host", len(s.AllowHosts) > 0}, {"--insecure-no-auth", s.InsecureNoAuth}, {"--token-file", s.TokenFile != ""}} {
 			if o.set {
 				fail("%s only applies to streamable HTTP: add --http ADDR or remove it", o.name)
 			}
+		}
+	}
+	for _, h := range s.AllowHosts {
+		if h == "" || strings.ContainsAny(h, "/@?#*, \t") {
+			fail("--allow-host %q: give a host name as clients write it in the URL, such as mcp.example.com, without scheme or path", h)
 		}
 	}
 	if s.TokenFile != "" {
@@ -265,6 +271,9 @@ func resolveServing(s *settings) (*servingPlan, error) {
 		sp.Token, sp.TokenFromFile = tok, true
 	} else if sp.HTTP != "" {
 		sp.Token = strings.TrimSpace(os.Getenv(tokenEnv))
+		if sp.Token != "" && len(sp.Token) < minTokenLen {
+			fail("%s holds %d characters; a bearer token needs at least %d, or it can be guessed: set it to a random one, e.g. %s=$(openssl rand -hex 32)", tokenEnv, len(sp.Token), minTokenLen, tokenEnv)
+		}
 	}
 	if s.StateKeyFile != "" {
 		key, err := elicit.LoadKey(s.StateKeyFile)
@@ -279,8 +288,15 @@ func resolveServing(s *settings) (*servingPlan, error) {
 	return sp, nil
 }
 
-// readToken reads a bearer token file: surrounding whitespace is ignored and
-// an empty token is refused, since it would authenticate everyone.
+// minTokenLen is the shortest bearer token accepted, in bytes. A token is
+// the only thing between the network and the tools; a short one can be
+// guessed, and nothing limits how often a client may try.
+const minTokenLen = 16
+
+// readToken reads a bearer token file. Surrounding whitespace is ignored
+// (the trailing newline of echo or an editor, and a CRLF line end), as the
+// server also ignores it around the token a client sends; an empty, a
+// multi-line or a short token is refused.
 func readToken(path string) (string, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -292,6 +308,9 @@ func readToken(path string) (string, error) {
 	}
 	if strings.ContainsAny(tok, "\r\n") {
 		return "", fmt.Errorf("--token-file %s holds more than one line; write only the bearer token", path)
+	}
+	if len(tok) < minTokenLen {
+		return "", fmt.Errorf("--token-file %s holds a token of %d characters; a bearer token needs at least %d, or it can be guessed: make one with: openssl rand -hex 32 > %s", path, len(tok), minTokenLen, path)
 	}
 	return tok, nil
 }

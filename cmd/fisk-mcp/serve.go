@@ -104,6 +104,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		Token:          sp.Token,
 		InsecureNoAuth: sp.InsecureNoAuth,
 		AllowOrigins:   sp.AllowOrigins,
+		AllowHosts:     sp.AllowHosts,
 	}
 	ln, h, err := srv.ListenHTTP(hc)
 	if err != nil {
