@@ -4,6 +4,9 @@ package introspect
 
 import "os/exec"
 
-// ownGroup is a no-op where process groups do not exist: a cancel kills the
-// child only (os/exec's default).
+// ownGroup is a no-op where process groups do not exist: only the child
+// itself is killed.
 func ownGroup(*exec.Cmd) {}
+
+// killGroup is a no-op where process groups do not exist.
+func killGroup(int) {}

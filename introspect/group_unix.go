@@ -7,11 +7,15 @@ import (
 	"syscall"
 )
 
-// ownGroup makes the child lead a new process group and makes a cancel kill
-// the whole group, so a descendant of a hung binary cannot outlive it.
+// ownGroup makes the child lead a new process group, so that everything it
+// starts can be killed with it.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+}
+
+// killGroup sends SIGKILL to every process of the group led by pid. An error
+// means the group is already empty. The caller guarantees that pid, hence
+// the group id, has not been released (see group).
+func killGroup(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }

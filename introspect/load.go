@@ -28,7 +28,8 @@ const MaxDocument = 16 << 20
 const stderrLimit = 4 << 10
 
 // waitDelay bounds how long Load waits for the output pipes to close after
-// the binary exited or was killed (a stray descendant may hold them open).
+// the binary's group was killed (a descendant that left the group may hold
+// them open).
 const waitDelay = time.Second
 
 // Options tunes Load. The zero value is ready to use.
@@ -121,6 +122,10 @@ func run(ctx context.Context, name, bin string, opts Options) ([]byte, error) {
 		env = os.Environ()
 	}
 
+	if ctx.Err() != nil {
+		return nil, interrupted(name, ctx, timeout)
+	}
+
 	// runCtx also ends when the output overflows, which kills the group at
 	// once instead of waiting for a flood to finish.
 	runCtx, stop := context.WithCancel(ctx)
@@ -128,23 +133,19 @@ func run(ctx context.Context, name, bin string, opts Options) ([]byte, error) {
 	stdout := &boundedBuffer{limit: limit, overflow: stop}
 	stderr := &headBuffer{limit: stderrLimit}
 
-	cmd := exec.CommandContext(runCtx, bin, "--fisk-introspect")
+	cmd := exec.Command(bin, "--fisk-introspect")
 	cmd.Env = env
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
 	cmd.WaitDelay = waitDelay
-	ownGroup(cmd)
 
-	if err := cmd.Start(); err != nil {
-		if ctx.Err() != nil {
-			return nil, interrupted(name, ctx, timeout)
+	startErr, waitErr := runGroup(runCtx, cmd)
+	if startErr != nil {
+		if errors.Is(startErr, fs.ErrNotExist) {
+			return nil, &Error{Binary: name, Kind: ErrNotExecutable, Err: fmt.Errorf("%w (a script whose interpreter is missing?)", startErr)}
 		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &Error{Binary: name, Kind: ErrNotExecutable, Err: fmt.Errorf("%w (a script whose interpreter is missing?)", err)}
-		}
-		return nil, &Error{Binary: name, Kind: ErrNotExecutable, Err: err}
+		return nil, &Error{Binary: name, Kind: ErrNotExecutable, Err: startErr}
 	}
-	waitErr := cmd.Wait()
 
 	switch {
 	case stdout.overflowed:
