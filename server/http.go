@@ -22,6 +22,13 @@ const (
 	DefaultEventStoreBytes = 8 << 20
 	// DefaultRetryHint is the reconnection delay announced on SSE streams.
 	DefaultRetryHint = 2 * time.Second
+	// DefaultReadTimeout bounds reading one request, body included: a
+	// client trickling a body cannot hold a connection and a goroutine.
+	DefaultReadTimeout = time.Minute
+	// DefaultIdleTimeout closes keep-alive connections with no request.
+	DefaultIdleTimeout = 2 * time.Minute
+	// readHeaderTimeout bounds reading a request's headers.
+	readHeaderTimeout = 10 * time.Second
 )
 
 // HTTPConfig configures the streamable HTTP transport. The zero value of
@@ -67,6 +74,14 @@ type HTTPConfig struct {
 	// RetryHint is the SSE reconnection delay sent to clients; 0 means
 	// DefaultRetryHint.
 	RetryHint time.Duration
+	// ReadTimeout bounds reading one request, headers and body; 0 means
+	// DefaultReadTimeout, a negative value none. It ends once the body has
+	// been read, so it limits neither a long call nor an SSE stream.
+	ReadTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection that waits that long for
+	// its next request; 0 means DefaultIdleTimeout, a negative value never.
+	// An open SSE stream is a request in progress, not an idle connection.
+	IdleTimeout time.Duration
 }
 
 func (c HTTPConfig) withDefaults(drain time.Duration) HTTPConfig {
@@ -90,6 +105,12 @@ func (c HTTPConfig) withDefaults(drain time.Duration) HTTPConfig {
 	}
 	if c.RetryHint <= 0 {
 		c.RetryHint = DefaultRetryHint
+	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = DefaultReadTimeout
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
 	}
 	return c
 }
@@ -190,8 +211,20 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler,
 	active := newRequestTracker()
 	srv := &http.Server{
 		Handler:           active.handler(h),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slogErrorLog(s.log),
+		ReadHeaderTimeout: readHeaderTimeout,
+		// net/http lifts the read deadline once the request body has been
+		// read to its end (or at once for a request without a body), so
+		// ReadTimeout covers receiving the request only: a call that runs
+		// for minutes and an SSE stream that stays open for the whole
+		// session are unaffected. There is deliberately no WriteTimeout:
+		// it bounds the whole response, and a response here is an SSE
+		// stream that lasts as long as the session or the command,
+		// however long the operator's --timeout allows, so any value
+		// would cut streams and long calls. Idle sessions are closed by
+		// SessionTimeout instead.
+		ReadTimeout: cfg.ReadTimeout,
+		IdleTimeout: cfg.IdleTimeout,
+		ErrorLog:    slogErrorLog(s.log),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
