@@ -3,6 +3,7 @@ package exposure
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/choria-io/fisk"
 
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
@@ -90,7 +92,13 @@ type LoadedApp struct {
 // LoadOptions controls Load.
 type LoadOptions struct {
 	// Introspect is passed to introspect.Load for every app (environment,
-	// timeout, size bound).
+	// timeout, size bound). A nil Introspect.Env means
+	// execrunner.Environ(os.Environ(), nil): the server's environment
+	// without the built-in credential variables, plus LLMFORMAT=1, as a
+	// command would get it. introspect's own nil default is the unscrubbed
+	// os.Environ(), which would hand the server's LLM and cloud keys to
+	// every binary it introspects. A caller with a scrub list (--scrub-env)
+	// passes execrunner.Environ(os.Environ(), scrub), used as given.
 	Introspect introspect.Options
 	// Reload selects live-reload semantics: a name collision skips the later
 	// tool and records it in ToolSet.Skipped instead of failing the load.
@@ -98,7 +106,9 @@ type LoadOptions struct {
 }
 
 // Load introspects every app (concurrently; results keep the configured
-// order) and builds the tool set from them and the custom tools. The first
+// order), in a scrubbed environment unless o says otherwise (see
+// LoadOptions.Introspect), and builds the tool set from them and the custom
+// tools. The first
 // failing app in configured order is reported, so the error does not depend
 // on which introspection finished first; it is the *introspect.Error, which
 // names the binary.
@@ -110,6 +120,9 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 		if err := a.validate(); err != nil {
 			return nil, err
 		}
+	}
+	if o.Introspect.Env == nil {
+		o.Introspect.Env = execrunner.Environ(os.Environ(), nil)
 	}
 	for i, a := range apps {
 		loaded[i].App = a

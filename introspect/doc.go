@@ -2,8 +2,10 @@
 // the answer into the leaf commands fisk-mcp can expose.
 //
 // Load runs BINARY --fisk-introspect as an argument vector (never through a
-// shell) with the environment the caller chose, in its own process group,
-// within a deadline and a size bound: a binary the operator points at may
+// shell) with the environment the caller chose (scrubbing credentials from
+// it is the caller's job; see Options.Env), in its own process group,
+// which is killed whole once the binary exits or is given up on, within a
+// deadline and a size bound: a binary the operator points at may
 // hang, flood its output or not be a fisk application at all, and each of
 // those must end in an error that says what to do, not in a stuck or
 // exhausted server. Over-long output is rejected, never truncated: half a

@@ -34,9 +34,14 @@ const waitDelay = time.Second
 
 // Options tunes Load. The zero value is ready to use.
 type Options struct {
-	// Env is the complete environment of the child. nil means os.Environ();
-	// the caller passes the scrubbed environment (execrunner.Environ) so
-	// that credentials never reach a binary that has no use for them.
+	// Env is the complete environment of the child.
+	//
+	// nil means os.Environ() UNSCRUBBED: every credential in the server's
+	// environment (LLM and cloud keys, the server's own token) reaches the
+	// binary. This package sits below execrunner, which owns the list of
+	// credential variables, so it cannot scrub by itself; callers pass
+	// execrunner.Environ(os.Environ(), scrub). exposure.Load, the way
+	// fisk-mcp introspects, does that for them when its Env is nil.
 	Env []string
 	// Timeout applies only when ctx has no deadline; 0 means DefaultTimeout.
 	Timeout time.Duration
