@@ -49,6 +49,16 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 	// result's command field will.
 	rec.argv = s.commandLine(name, argv)
 
+	// The call is tracked from here, before the gate: once a shutdown has
+	// begun, nobody is asked to approve a call that would then be refused,
+	// and an approval answered during the drain starts nothing.
+	ctx, end, err := s.calls.begin(ctx)
+	if err != nil {
+		rec.result = "draining"
+		return errorResult("%v", err), nil
+	}
+	defer end()
+
 	if gate.NeedsConfirm() {
 		res, ok := s.approve(ctx, req, rec, gate, args)
 		if !ok {
@@ -56,12 +66,6 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 		}
 	}
 
-	ctx, end, err := s.calls.begin(ctx)
-	if err != nil {
-		rec.result = "draining"
-		return errorResult("%v", err), nil
-	}
-	defer end()
 	if err := s.acquire(ctx, name); err != nil {
 		rec.result = "cancelled"
 		return errorResult("the call was cancelled while waiting for a free slot (at most %d calls run at once); nothing ran", s.cfg.Concurrency), nil

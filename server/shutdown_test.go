@@ -140,3 +140,35 @@ func TestServeHTTPLetsInFlightCallsFinish(t *testing.T) {
 		t.Errorf("ServeHTTP: %v", err)
 	}
 }
+
+func TestGatedCallDuringTheDrainIsRefusedWithoutAsking(t *testing.T) {
+	for _, version := range protocolVersions {
+		t.Run(version, func(t *testing.T) {
+			b := newBarrier()
+			s, _ := newServer(t, Config{DrainTimeout: guard}, fixtureSet(t, exposure.Policy{}, b.tool(t)))
+			asked := make(chan string, 10)
+			peer := stdioPairAt(t, s, version, answering("accept", true, asked))
+			result := background(func() *mcp.CallToolResult { return call(t, peer.cs, "hold", nil) })
+			wait(t, b.entered, "the held call to start")
+
+			peer.cancel()
+			wait(t, s.calls.drainStarted(), "the drain to begin")
+			path := tempPath(t, "touched")
+			res := call(t, peer.cs, "touch", map[string]any{"context": "test", "path": path})
+			if !res.IsError || !strings.Contains(text(res), "shutting down") {
+				t.Errorf("a gated call during the drain: %q (isError %v), want a shutdown refusal", text(res), res.IsError)
+			}
+			select {
+			case q := <-asked:
+				t.Errorf("a person was asked during the drain: %q", q)
+			default:
+			}
+			if exists(t, path) {
+				t.Error("the gated command ran during the drain")
+			}
+			close(b.release)
+			wait(t, result, "the held call")
+			wait(t, peer.served, "ServeStdio to return")
+		})
+	}
+}
