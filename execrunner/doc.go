@@ -34,8 +34,8 @@
 //
 // A process that leaves the group on purpose (setsid, setpgid) escapes the
 // group kill: no portable unprivileged mechanism can follow it. Such a
-// process cannot hold a call open, though: os/exec's WaitDelay closes the
-// capture pipe after the kill grace, and the call returns.
+// process cannot hold a call open, though: the runner stops reading the
+// capture pipe a kill grace after the leader's exit, and the call returns.
 //
 // The package does not log and does not decide policy (which tools may run,
 // which need approval, how results are presented): callers do.

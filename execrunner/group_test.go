@@ -133,7 +133,8 @@ func TestNormalExitKillsGrandchildrenLeftInTheGroup(t *testing.T) {
 }
 
 // A process that leaves the group cannot be killed with it, but it cannot
-// hold the call open either: WaitDelay stops reading its pipe after the grace.
+// hold the call open either: the capture stops reading its pipe after the
+// grace.
 func TestProcessThatLeftTheGroupCannotHoldTheCallOpen(t *testing.T) {
 	c := helperCmd("escape")
 	c.KillGrace = testGrace

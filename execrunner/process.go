@@ -18,9 +18,12 @@ import (
 type Process struct {
 	cmd         *exec.Cmd
 	ring        *RingBuffer
+	out         capture // the output pipe's read end
 	redactor    *Redactor
 	commandLine string
 	started     time.Time
+	timeout     time.Duration
+	grace       time.Duration
 
 	// mu orders signals against reaping: no signal is sent to the group
 	// once leaderGone is set, because the leader may then be reaped and its
@@ -39,11 +42,14 @@ type Process struct {
 
 // Run starts c and waits for it: Start followed by Wait.
 func Run(ctx context.Context, c Command) (*Result, error) {
-	p, err := Start(ctx, c)
+	p, err := start(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return p.Wait()
+	// Run's caller waits anyway, so the supervision runs on its goroutine:
+	// no goroutine to start, and no hand-off to wake it when the run ends.
+	p.supervise(ctx)
+	return p.result, p.err
 }
 
 // Start starts c in a new process group with an empty stdin and returns at
@@ -51,6 +57,16 @@ func Run(ctx context.Context, c Command) (*Result, error) {
 // returns an error wrapping ErrCanceled (or ErrTimeout for a deadline), and
 // nothing is started.
 func Start(ctx context.Context, c Command) (*Process, error) {
+	p, err := start(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	go p.supervise(ctx)
+	return p, nil
+}
+
+// start starts c; its supervision is the caller's to run.
+func start(ctx context.Context, c Command) (*Process, error) {
 	line := displayRedacted(c.Path, c.Args, c.Redactor)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w before starting %s (%w)", stopKind(err), line, context.Cause(ctx))
@@ -66,26 +82,37 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 		grace = DefaultKillGrace
 	}
 	ring := NewRingBuffer(c.CaptureLimit)
-	cmd := newCmd(c, ring, grace)
+	out, output, err := newCapture(ring)
+	if err != nil {
+		return nil, &StartError{CommandLine: line, Reason: StartFailed, Err: err}
+	}
+	cmd := newCmd(c, output)
 	started := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	// The child has its own copies of the write end now; the parent's must
+	// go, or the pipe would never report end-of-file.
+	_ = output.Close()
+	if err != nil {
+		out.release()
 		return nil, &StartError{CommandLine: line, Reason: startReason(c.Path, err), Err: err}
 	}
-	p := &Process{
+	out.started(cmd.Process.Pid)
+	return &Process{
 		cmd:         cmd,
 		ring:        ring,
+		out:         out,
 		redactor:    c.Redactor,
 		commandLine: line,
 		started:     started,
+		timeout:     c.Timeout,
+		grace:       grace,
 		done:        make(chan struct{}),
-	}
-	go p.supervise(ctx, c.Timeout, grace)
-	return p, nil
+	}, nil
 }
 
-// newCmd prepares the exec.Cmd of c: no shell, stdin the null device (the
-// zero Stdin), one pipe for stdout and stderr, a new process group.
-func newCmd(c Command, ring *RingBuffer, grace time.Duration) *exec.Cmd {
+// newCmd prepares the exec.Cmd of c: no shell, stdin the null device, the
+// output pipe's write end for stdout and stderr, a new process group.
+func newCmd(c Command, output *os.File) *exec.Cmd {
 	env := c.Env
 	if env == nil {
 		env = Environ(os.Environ(), nil)
@@ -93,15 +120,29 @@ func newCmd(c Command, ring *RingBuffer, grace time.Duration) *exec.Cmd {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env = withPWD(env, c.Dir)
 	cmd.Dir = c.Dir
-	// The same writer for both makes os/exec hand the child one pipe as fd 1
-	// and fd 2: the kernel orders the writes, the interleaving is exact.
-	cmd.Stdout, cmd.Stderr = ring, ring
+	if null := nullDevice(); null != nil {
+		cmd.Stdin = null
+	}
+	// The same *os.File for both makes os/exec hand the child that one pipe
+	// as fd 1 and fd 2, with no pipe or copying goroutine of its own: the
+	// kernel orders the writes, the interleaving is exact.
+	cmd.Stdout, cmd.Stderr = output, output
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// A process that left the group can hold the pipe open after every
-	// member we could kill is gone; stop reading after the grace.
-	cmd.WaitDelay = grace
 	return cmd
 }
+
+// nullDevice is the children's stdin, opened once for the server's lifetime
+// instead of once per run (as os/exec does for a nil Stdin). Each child gets
+// its own fd 0 onto it; reading the null device yields end-of-file whatever
+// anyone else does with it, so sharing it carries nothing between runs. Nil
+// if it cannot be opened: os/exec then tries on each run and reports why.
+var nullDevice = sync.OnceValue(func() *os.File {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil
+	}
+	return f
+})
 
 // Pid is the process id of the command, which is also its process group id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }

@@ -168,3 +168,55 @@ func TestBytesSoFarIsSafeWhileTheCommandRuns(t *testing.T) {
 		t.Fatalf("BytesSoFar %d, BytesTotal %d, want %d", last, res.BytesTotal, size)
 	}
 }
+
+// The runner holds raw descriptors (the pipe's read end, a pidfd): every way
+// a run can end must close them.
+func TestRunsLeaveNoDescriptorOpen(t *testing.T) {
+	checkRunsLeaveNoDescriptorOpen(t)
+}
+
+func checkRunsLeaveNoDescriptorOpen(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	openFDs := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	// The first run opens what lives as long as the process: the shared
+	// null device, the runtime's poller.
+	if _, err := Run(context.Background(), helperCmd("echo", "warm-up")); err != nil {
+		t.Fatal(err)
+	}
+	before := openFDs()
+	timeout := helperCmd("sleep")
+	timeout.Timeout, timeout.KillGrace = 50*time.Millisecond, testGrace
+	escape := helperCmd("escape")
+	escape.KillGrace = testGrace
+	runs := []struct {
+		name    string
+		cmd     Command
+		escapes bool // leaves a process outside the group holding the pipe
+	}{
+		{"output", helperCmd("echo", "some output"), false},
+		{"flood", helperCmd("flood", "1000000"), false},
+		{"non-zero exit", helperCmd("exit", "3"), false},
+		{"timeout", timeout, false},
+		{"pipe held past the grace", escape, true},
+		{"start failure", Command{Path: filepath.Join(t.TempDir(), "missing")}, false},
+	}
+	for _, r := range runs {
+		res, err := Run(context.Background(), r.cmd)
+		if r.escapes && err == nil {
+			_, escaped := parsePids(t, res.Output)
+			killOnCleanup(t, escaped)
+		}
+	}
+	if after := openFDs(); after != before {
+		t.Fatalf("%d descriptors open after the runs, %d before", after, before)
+	}
+}

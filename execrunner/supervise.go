@@ -8,25 +8,26 @@ import (
 	"time"
 )
 
-// supervise waits for the leader to exit, kills what is left of its group,
-// reaps it and records the Result. The timeout and the context act through
-// callbacks meanwhile, so a run costs one goroutine (blocked in the kernel)
-// beyond what os/exec uses.
-func (p *Process) supervise(ctx context.Context, timeout, grace time.Duration) {
+// supervise captures the output until the leader exits, kills what is left
+// of its group, reaps the leader, finishes the capture and records the
+// Result. The timeout and the context act through callbacks meanwhile, so a
+// run needs no goroutine beyond the one running supervise (on Linux; see
+// capture.go).
+func (p *Process) supervise(ctx context.Context) {
 	defer close(p.done)
 	stopOnCancel := context.AfterFunc(ctx, func() {
 		p.stop(fmt.Errorf("%w after %v (%w); process group killed",
-			stopKind(ctx.Err()), time.Since(p.started).Round(time.Millisecond), context.Cause(ctx)), grace)
+			stopKind(ctx.Err()), time.Since(p.started).Round(time.Millisecond), context.Cause(ctx)))
 	})
 	defer stopOnCancel()
-	if timeout > 0 {
-		t := time.AfterFunc(timeout, func() {
-			p.stop(fmt.Errorf("%w after %v; process group killed", ErrTimeout, timeout), grace)
+	if p.timeout > 0 {
+		t := time.AfterFunc(p.timeout, func() {
+			p.stop(fmt.Errorf("%w after %v; process group killed", ErrTimeout, p.timeout))
 		})
 		defer t.Stop()
 	}
 
-	p.awaitLeader()
+	p.awaitExit()
 	exitedAt := time.Now()
 	p.mu.Lock()
 	p.leaderGone = true
@@ -44,13 +45,16 @@ func (p *Process) supervise(ctx context.Context, timeout, grace time.Duration) {
 	if !p.reaped {
 		p.waitErr = p.cmd.Wait()
 	}
+	// A process that left the group can hold the pipe open after every
+	// member we could kill is gone: stop reading after the grace.
+	p.finishCapture(exitedAt.Add(p.grace))
 	p.result, p.err = p.collect(stopErr, exitedAt.Sub(p.started))
 }
 
-// stop asks the group to terminate (SIGTERM) and arms SIGKILL after grace.
-// Only the first reason counts; once the leader is gone there is nothing to
-// stop.
-func (p *Process) stop(reason error, grace time.Duration) {
+// stop asks the group to terminate (SIGTERM) and arms SIGKILL after the
+// grace. Only the first reason counts; once the leader is gone there is
+// nothing to stop.
+func (p *Process) stop(reason error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.leaderGone || p.stopErr != nil {
@@ -59,7 +63,7 @@ func (p *Process) stop(reason error, grace time.Duration) {
 	p.stopErr = reason
 	p.signalGroup(syscall.SIGTERM)
 	p.signalGroup(syscall.SIGCONT) // a stopped process cannot act on SIGTERM
-	p.escalate = time.AfterFunc(grace, func() {
+	p.escalate = time.AfterFunc(p.grace, func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if !p.leaderGone {

@@ -1,0 +1,77 @@
+package execrunner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// withoutPidfd makes the runs of one test take the portable path, as on a
+// kernel without pidfd_open: a goroutine reads the pipe while the
+// supervisor waits for the leader with waitid.
+func withoutPidfd(t *testing.T) {
+	t.Helper()
+	was := pidfdUnavailable.Swap(true)
+	t.Cleanup(func() { pidfdUnavailable.Store(was) })
+}
+
+// The guarantees hold on the portable path too: the capture keeps the
+// interleaving, a normal exit kills what the leader left in its group, a
+// timeout kills the group, and a process outside the group cannot hold the
+// call open; and no descriptor is left open.
+func TestPortablePathKeepsTheGuarantees(t *testing.T) {
+	withoutPidfd(t)
+	t.Run("interleaving", func(t *testing.T) {
+		res, err := Run(context.Background(), helperCmd("interleave", "100"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want strings.Builder
+		for i := range 100 {
+			fmt.Fprintf(&want, "out %d\nerr %d\n", i, i)
+		}
+		if res.Output != want.String() {
+			t.Fatalf("output out of order:\n%s", res.Output)
+		}
+	})
+	t.Run("normal exit kills grandchildren", func(t *testing.T) {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		if _, err := Run(context.Background(), familyCmd("exit", pidFile, true)); err != nil {
+			t.Fatal(err)
+		}
+		finished := time.Now()
+		leader, grandchild := awaitPidFile(t, pidFile)
+		if alive := waitGone(finished.Add(testGrace+time.Second), leader, grandchild); alive != nil {
+			t.Fatalf("left running after a normal exit: %v", alive)
+		}
+	})
+	t.Run("timeout kills the group", func(t *testing.T) {
+		pidFile := filepath.Join(t.TempDir(), "pids")
+		c := familyCmd("hang", pidFile, true)
+		c.Timeout = 2 * time.Second
+		res, err := Run(context.Background(), c)
+		expired := time.Now()
+		if !errors.Is(err, ErrTimeout) || res == nil || res.Signal != "SIGKILL" {
+			t.Fatalf("result %+v, error %v; want death by SIGKILL and ErrTimeout", res, err)
+		}
+		leader, grandchild := awaitPidFile(t, pidFile)
+		if alive := waitGone(expired.Add(testGrace+time.Second), leader, grandchild); alive != nil {
+			t.Fatalf("still running after the timeout: %v", alive)
+		}
+	})
+	t.Run("process outside the group cannot hold the call open", func(t *testing.T) {
+		c := helperCmd("escape")
+		c.KillGrace = testGrace
+		res, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, escaped := parsePids(t, res.Output)
+		killOnCleanup(t, escaped)
+	})
+	t.Run("no descriptor left open", checkRunsLeaveNoDescriptorOpen)
+}
