@@ -15,7 +15,9 @@ import (
 // ever written, where a command says what it is doing. The second half is a
 // circular tail: the last bytes written, where errors and summaries usually
 // are. Everything in between is counted and dropped. Memory is at most limit
-// bytes whatever is written, and every write is one or two bulk copies.
+// bytes whatever is written, and every write is one or two bulk copies. The
+// head grows with what is written, so a command that prints a line costs a
+// small allocation, not half the limit.
 //
 // A RingBuffer is safe for concurrent use. Total never blocks, so it can be
 // polled for progress while a command runs.
@@ -25,7 +27,7 @@ type RingBuffer struct {
 	mu        sync.Mutex
 	headLimit int
 	tailLimit int
-	head      []byte // grows to headLimit, never beyond
+	head      []byte // grows to headLimit (its capacity too), never beyond
 	tail      []byte // allocated (tailLimit bytes) once the head is full
 	tailPos   int    // where the next tail byte goes
 	tailLen   int    // how many bytes of tail hold data
@@ -46,10 +48,10 @@ func (b *RingBuffer) Write(p []byte) (int, error) {
 	n := len(p)
 	b.mu.Lock()
 	if room := b.headLimit - len(b.head); room > 0 && len(p) > 0 {
-		if b.head == nil {
-			b.head = make([]byte, 0, b.headLimit)
-		}
 		k := min(room, len(p))
+		if cap(b.head)-len(b.head) < k {
+			b.growHead(k)
+		}
 		b.head = append(b.head, p[:k]...)
 		p = p[k:]
 	}
@@ -59,6 +61,18 @@ func (b *RingBuffer) Write(p []byte) (int, error) {
 	b.total.Add(int64(n))
 	b.mu.Unlock()
 	return n, nil
+}
+
+// minHeadCap is the head's first allocation unless the first write is larger.
+const minHeadCap = 512
+
+// growHead makes room for k more head bytes, doubling the capacity (as
+// append would) but never past headLimit.
+func (b *RingBuffer) growHead(k int) {
+	c := min(max(2*cap(b.head), len(b.head)+k, minHeadCap), b.headLimit)
+	head := make([]byte, len(b.head), c)
+	copy(head, b.head)
+	b.head = head
 }
 
 // writeTail appends p to the circular tail, keeping only its last tailLimit

@@ -152,6 +152,9 @@ func checkRing(t *testing.T, limit int, data, sizes []byte, r *Redactor) {
 	if b.Total() != int64(total) || b.Truncated() != (total > limit) {
 		t.Fatalf("Total=%d Truncated=%v for %d bytes, limit %d", b.Total(), b.Truncated(), total, limit)
 	}
+	if cap(b.head) > headLimit || cap(b.tail) > tailLimit {
+		t.Fatalf("capacities %d and %d for a head of %d and a tail of %d", cap(b.head), cap(b.tail), headLimit, tailLimit)
+	}
 	head, tail, dropped := b.snapshot()
 	got := b.render(r)
 	if !utf8.ValidString(got) {
