@@ -15,11 +15,13 @@ import (
 // capture.go).
 func (p *Process) supervise(ctx context.Context) {
 	defer close(p.done)
-	stopOnCancel := context.AfterFunc(ctx, func() {
-		p.stop(fmt.Errorf("%w after %v (%w); process group killed",
-			stopKind(ctx.Err()), time.Since(p.started).Round(time.Millisecond), context.Cause(ctx)))
-	})
-	defer stopOnCancel()
+	if ctx.Done() != nil { // else the context can never end
+		stopOnCancel := context.AfterFunc(ctx, func() {
+			p.stop(fmt.Errorf("%w after %v (%w); process group killed",
+				stopKind(ctx.Err()), time.Since(p.started).Round(time.Millisecond), context.Cause(ctx)))
+		})
+		defer stopOnCancel()
+	}
 	if p.timeout > 0 {
 		t := time.AfterFunc(p.timeout, func() {
 			p.stop(fmt.Errorf("%w after %v; process group killed", ErrTimeout, p.timeout))
