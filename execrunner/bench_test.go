@@ -38,6 +38,8 @@ func BenchmarkRingBufferWrite4K(b *testing.B) {
 // separate sub-benchmarks can see different load, so the paired
 // sub-benchmarks alternate a baseline run and a Run, and report the ratio
 // from those pairs (their ns/op is one baseline run plus one Run).
+// paired-start does what the server does instead of Run: Start and Wait,
+// under a cancellable context and with a timeout.
 func BenchmarkRunTrivial(b *testing.B) {
 	path, err := exec.LookPath("true")
 	if err != nil {
@@ -78,6 +80,17 @@ func benchmarkRun(b *testing.B, path string, args ...string) {
 			b.Fatal(err)
 		}
 	}
+	serverCtx, cancel := context.WithCancel(ctx)
+	b.Cleanup(cancel)
+	startWait := func(b *testing.B) {
+		p, err := Start(serverCtx, Command{Path: path, Args: args, Env: env, Timeout: time.Minute})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
 	var bareTime time.Duration
 	var bareRuns int
 	b.Run("bare", func(b *testing.B) {
@@ -103,7 +116,7 @@ func benchmarkRun(b *testing.B, path string, args ...string) {
 			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/(float64(bareTime)/float64(bareRuns)), "x-bare")
 		}
 	})
-	paired := func(name, unit string, baseline func(*testing.B)) {
+	paired := func(name, unit string, baseline, ourRun func(*testing.B)) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			var base, ours time.Duration
@@ -117,6 +130,7 @@ func benchmarkRun(b *testing.B, path string, args ...string) {
 			b.ReportMetric(float64(ours)/float64(base), unit)
 		})
 	}
-	paired("paired", "x-bare", bareRun)
-	paired("paired-captured", "x-bare-captured", capturedRun)
+	paired("paired", "x-bare", bareRun, ourRun)
+	paired("paired-captured", "x-bare-captured", capturedRun, ourRun)
+	paired("paired-start", "x-bare", bareRun, startWait)
 }

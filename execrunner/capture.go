@@ -18,8 +18,9 @@ import (
 //
 //   - on Linux, the goroutine that supervises the run reads it in place,
 //     waiting for output and for the leader's exit in one ppoll(2) on the
-//     pipe and a pidfd (capture_linux.go): no goroutine, no thread hand-off,
-//     which is most of what a run used to cost beyond a bare os/exec run;
+//     pipe and a pidfd (capture_linux.go). A copying goroutine, and the
+//     thread hand-offs between it, the waiter and the caller, were most of
+//     what a run cost beyond a bare os/exec run;
 //   - elsewhere, or when pidfds are unavailable, a goroutine reads it through
 //     the runtime's poller while the supervisor waits for the leader (below).
 //
