@@ -76,16 +76,34 @@ func TestPerAppTagSelectionAppliesInAdditionToThePolicy(t *testing.T) {
 	}
 }
 
-func TestPerAppTagSelectionMatchesGroupTags(t *testing.T) {
+func TestPerAppTagSelectionIncludesByOwnTagsAndExcludesByInheritedToo(t *testing.T) {
 	a := fixtureApp(t, "")
 	findCommand(t, a.Model, "admin").Tags = []string{"team:ops"}
+	findCommand(t, a.Model, "admin", "user", "list").Tags = []string{"team:ops"}
 	a.IncludeTags = []string{"team:ops"}
 	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	if got, want := names(set), []string{"admin_user_add", "admin_user_delete", "admin_user_list"}; !slices.Equal(got, want) {
-		t.Errorf("tools = %v, want %v", got, want)
+	// Only the command tagged team:ops itself: its siblings merely inherit it.
+	if got, want := names(set), []string{"admin_user_list"}; !slices.Equal(got, want) {
+		t.Errorf("included tools = %v, want %v", got, want)
+	}
+
+	a = fixtureApp(t, "")
+	findCommand(t, a.Model, "admin").Tags = []string{"team:ops"}
+	a.ExcludeTags = []string{"team:ops"}
+	set, err = exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	for _, name := range names(set) {
+		if strings.HasPrefix(name, "admin_") {
+			t.Errorf("%s is exposed although its group's tag is excluded", name)
+		}
+	}
+	if got, want := len(names(set)), len(fixtureTools)-3; got != want {
+		t.Errorf("%d tools after excluding the admin group, want %d", got, want)
 	}
 }
 

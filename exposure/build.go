@@ -39,8 +39,8 @@ type candidate struct {
 	// application commands
 	app  *appContext
 	leaf introspect.Leaf
-	tags []string // effective: the groups' tags, then the command's own
-	raw  string   // the name before shortening
+	tags commandTags
+	raw  string // the name before shortening
 	// caller-supplied tools
 	custom Tool
 }
@@ -129,8 +129,8 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 	own := a.selection()
 	out := make([]candidate, 0, len(leaves))
 	for _, leaf := range leaves {
-		tags := ctx.groups.effectiveTags(leaf)
-		if slices.Contains(tags, TagDeny) {
+		tags := ctx.groups.tagsOf(leaf)
+		if tags.denied() {
 			continue
 		}
 		raw := leaf.Name()
@@ -249,7 +249,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 	if mode == schema.Full {
 		source = c.leaf.Command.Schema
 	}
-	tags := slices.Clone(c.tags)
+	tags := c.tags.effective()
 	title := c.leaf.FullCommand()
 	desc, model := describeCommand(c.leaf.Path, c.leaf.Command.Help, c.leaf.Command.HelpLong, tags)
 	return &commandTool{
@@ -260,8 +260,8 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		tags:        tags,
 		description: desc,
 		modelDesc:   model,
-		behavior:    p.BehaviorForTags(tags),
-		trigger:     p.ConfirmTrigger(tags),
+		behavior:    p.commandBehavior(c.tags),
+		trigger:     p.trigger(c.tags),
 		cmd:         cmd,
 		inputs:      commandSchemaInputs{mode: mode, source: source, globals: c.app.globalsHash},
 	}, nil
@@ -294,7 +294,7 @@ func warnings(winners []candidate, p Policy) []string {
 			}
 			out = append(out, fmt.Sprintf("%s: tool name %q %s; shortened to %q (the title keeps the full command path)", c.source, c.raw, why, c.name))
 		}
-		for _, t := range c.tags {
+		for _, t := range c.tags.effective() {
 			used[t] = true
 		}
 		c.app.groups.ancestors(c.leaf, func(path, own []string) {

@@ -8,8 +8,9 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
-// buildTagged builds the fixture after tag sets the tags of the groups at
-// the given paths (space-separated), the way natscli tags "bench js".
+// buildTagged builds the fixture after setting the tags of the commands at
+// the given paths (space-separated): groups, the way natscli tags "bench
+// js", and leaves, replacing their own tags.
 func buildTagged(t *testing.T, p exposure.Policy, groups map[string][]string) *exposure.ToolSet {
 	t.Helper()
 	a := fixtureApp(t, "")
@@ -55,13 +56,29 @@ func TestConfirmTagOnAGroupGatesEveryCommandBeneathIt(t *testing.T) {
 	}
 }
 
-func TestConfirmTriggerIsTheFirstEffectiveTagInTheOperatorList(t *testing.T) {
-	// admin user delete's own tags are ai:destructive, impact:rw, ops:prod;
-	// with ops:prod on its group its effective order puts ops:prod first,
-	// so ops:prod triggers although the operator listed impact:rw first.
-	set := buildTagged(t, exposure.Policy{ConfirmTags: []string{"impact:rw", "ops:prod"}}, map[string][]string{"admin user": {"ops:prod"}})
-	if needs, trigger := gate(t, set, "admin_user_delete"); !needs || trigger != "ops:prod" {
-		t.Errorf("admin_user_delete: gate = (%v, %q), want (true, ops:prod)", needs, trigger)
+func TestConfirmTriggerIsTheFirstOwnTagThenTheFirstInheritedOutermostFirst(t *testing.T) {
+	// The operator lists ops:prod before impact:rw and team:ops; the order
+	// that decides is the command's: its own tags first, in their order,
+	// then its groups', outermost first.
+	p := exposure.Policy{ConfirmTags: []string{"ops:prod", "impact:rw", "team:ops"}}
+	set := buildTagged(t, p, map[string][]string{
+		"admin":      {"team:ops"},
+		"admin user": {"ops:prod"},
+	})
+	cases := []struct{ tool, want string }{
+		// Own ai:destructive, impact:rw, ops:prod: impact:rw is the first
+		// own tag in the list, although both groups' tags are listed too.
+		{"admin_user_delete", "impact:rw"},
+		// Own ai:additive, impact:rw.
+		{"admin_user_add", "impact:rw"},
+		// No own tags: the outermost group's tag, although the operator
+		// listed the inner group's first.
+		{"admin_user_list", "team:ops"},
+	}
+	for _, c := range cases {
+		if needs, trigger := gate(t, set, c.tool); !needs || trigger != c.want {
+			t.Errorf("%s: gate = (%v, %q), want (true, %q)", c.tool, needs, trigger, c.want)
+		}
 	}
 }
 
@@ -79,57 +96,6 @@ func TestAiConfirmOnAGroupGatesAndIsPreferredAsTrigger(t *testing.T) {
 		if strings.Contains(w, "group") {
 			t.Errorf("warning about a group tag that now takes effect: %q", w)
 		}
-	}
-}
-
-func TestBehaviourTagOnAGroupAppliesAndConflictsStayConservative(t *testing.T) {
-	set := buildTagged(t, exposure.Policy{}, map[string][]string{"admin user": {exposure.TagReadOnly}})
-	cases := []struct {
-		tool string
-		want exposure.Behavior
-	}{
-		// Untagged itself: read-only from its group.
-		{"admin_user_list", exposure.Behavior{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true}},
-		// The group's ai:read_only against the command's ai:destructive.
-		{"admin_user_delete", conservative},
-		// Against ai:additive: writes, not destructively.
-		{"admin_user_add", exposure.Behavior{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true}},
-	}
-	for _, c := range cases {
-		if got := exposure.BehaviorOf(mustLookup(t, set, c.tool)); got != c.want {
-			t.Errorf("%s: behaviour = %+v, want %+v", c.tool, got, c.want)
-		}
-	}
-
-	// An operator mapping reads group tags too.
-	mapped := buildTagged(t, exposure.Policy{ReadOnlyTags: []string{"impact:ro"}}, map[string][]string{"conflict": {"impact:ro"}})
-	if got := exposure.BehaviorOf(mustLookup(t, mapped, "conflict_sparkle")); !got.ReadOnly {
-		t.Errorf("conflict_sparkle under a group tagged impact:ro (mapped read-only): %+v", got)
-	}
-	if got := exposure.BehaviorOf(mustLookup(t, mapped, "conflict_readwrite")); got.ReadOnly {
-		t.Errorf("conflict_readwrite (ai:destructive) under a read-only group is read-only: %+v", got)
-	}
-}
-
-func TestTagSelectionMatchesGroupTags(t *testing.T) {
-	groups := map[string][]string{"admin": {"team:ops"}}
-	adminTools := []string{"admin_user_add", "admin_user_delete", "admin_user_list"}
-	cases := []struct {
-		label string
-		p     exposure.Policy
-		want  []string
-	}{
-		{"include the group's tag", exposure.Policy{IncludeTags: []string{"team:ops"}}, adminTools},
-		{"exclude the group's tag", exposure.Policy{ExcludeTags: []string{"team:ops"}}, slices.DeleteFunc(slices.Clone(fixtureTools), func(n string) bool { return slices.Contains(adminTools, n) })},
-		// admin user list has no tags of its own but inherits team:ops.
-		{"untagged excludes inherited", exposure.Policy{IncludeTags: []string{""}}, []string{"emit", "sleep", "spawn"}},
-	}
-	for _, c := range cases {
-		t.Run(c.label, func(t *testing.T) {
-			if got := names(buildTagged(t, c.p, groups)); !slices.Equal(got, c.want) {
-				t.Errorf("tools = %v\nwant    %v", got, c.want)
-			}
-		})
 	}
 }
 

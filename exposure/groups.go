@@ -11,23 +11,49 @@ import (
 
 // groupTags indexes the tags of an application's visible grouping nodes.
 //
-// A leaf's effective tags are the tags of every group above it, outermost
-// first, followed by its own, each kept at its first occurrence (see
-// effectiveTags). Everything that reads a command's tags reads these:
-// ai:deny, ai:confirm, the operator's confirm tags, behaviour tags and
-// their mappings, selection by tag, the "Tags:" line of the model
-// description and Sourced.Tags.
+// A command inherits the tags of every group above it, outermost first (see
+// commandTags). Inherited tags can only make the commands beneath a group
+// stricter, never more permissive:
 //
-// Why: a group is never a tool, so a tag on one can only be about the
-// commands beneath it, and real applications put tags there (natscli tags
-// the groups "bench js" and "bench kv" impact:rw and leaves their commands
-// untagged). An operator who gates or excludes impact:rw must not find the
-// gate bypassed because the application's author tagged a group rather
-// than each command; reading group tags as inherited fails closed.
-// Behaviour conflicts across levels resolve as they do within one list
-// (a group's ai:read_only with a command's ai:destructive is not
-// read-only), because resolution looks at all the tags at once.
+//   - ai:deny on a group removes every command beneath it.
+//   - ai:confirm and the operator's confirm tags on a group gate every
+//     command beneath it. The trigger is ai:confirm, own or inherited;
+//     otherwise the first operator confirm tag among the command's own tags,
+//     in their order, then among the inherited ones, outermost first.
+//   - Exclusion by tag (Policy.ExcludeTags, App.ExcludeTags) matches own and
+//     inherited tags. Inclusion by tag (IncludeTags) matches own tags only,
+//     and the empty tag "" means "no tags of its own" in both lists.
+//   - Behaviour: inherited tags that claim more danger count (ai:additive,
+//     ai:destructive, ai:open_world and the operator's mappings onto
+//     additive and destructive); inherited tags that claim less are ignored
+//     (ai:read_only, ai:idempotent, ai:closed_world and the mappings onto
+//     read-only and idempotent). The result is never more permissive, in any
+//     field, than the command's own tags alone (see commandBehavior).
+//
+// The "Tags:" line of the model description and Sourced.Tags show the
+// effective tags, inherited then own (see commandTags.effective): what the
+// application says about a command is worth showing whichever way it acts.
+//
+// Why inherit at all: a group is never a tool, so a tag on one can only be
+// about the commands beneath it, and real applications put tags there
+// (natscli tags the groups "bench js" and "bench kv" impact:rw and leaves
+// their commands untagged). An operator who gates or excludes impact:rw
+// must not find the gate bypassed because the author tagged a group rather
+// than each command.
+//
+// Why only stricter: a group's tag is a claim about many commands at once,
+// and applications refine it per command in their own semantics: natscli
+// tags the group "server request" impact:ro and its command "server request
+// kick" impact:rw. Read permissively, --read-only-tag impact:ro would
+// advertise kick as read-only, and clients may run read-only tools without
+// asking. So a group's claim may remove a command, gate it, exclude it or
+// make its advertised behaviour more cautious, but never expose it (by
+// inclusion), nor advertise it as read-only, idempotent, closed-world or
+// non-destructive when the command does not say so itself. Exposure decided
+// by a misread group tag fails closed; one decided by a permissive reading
+// fails open.
 type groupTags struct {
+
 	// inherited maps a group's key to the tags the commands beneath it
 	// inherit: its ancestors' and its own, outermost first, deduplicated,
 	// reserved tags canonical.
@@ -70,11 +96,13 @@ func indexGroupTags(m *fisk.ApplicationModel) groupTags {
 	return g
 }
 
-// effectiveTags returns the tags leaf carries: its groups' tags, outermost
-// first, then its own, each once at its first occurrence, reserved tags in
-// their canonical spelling (see canonicalTag). The result is a fresh slice.
-func (g groupTags) effectiveTags(leaf introspect.Leaf) []string {
-	return mergeTags(g.inherited[groupKey(leaf.Path[:len(leaf.Path)-1])], canonicalTags(leaf.Command.Tags))
+// tagsOf returns leaf's tags, split into its own and those it inherits from
+// its groups (see groupTags).
+func (g groupTags) tagsOf(leaf introspect.Leaf) commandTags {
+	return commandTags{
+		own:       mergeTags(canonicalTags(leaf.Command.Tags), nil),
+		inherited: slices.Clone(g.inherited[groupKey(leaf.Path[:len(leaf.Path)-1])]),
+	}
 }
 
 // ancestors calls f with the path of every group above leaf that declares

@@ -33,11 +33,13 @@ type Policy struct {
 	// wins over inclusion.
 	Exclude []*regexp.Regexp
 	// IncludeTags, when not empty, keeps only tools carrying at least one of
-	// these tags (a command's tags include those of the groups above it).
-	// The empty tag "" matches untagged tools.
+	// these tags. A command matches on its own tags only, not those of the
+	// groups above it: a group's tag must not widen what is exposed (see
+	// groupTags). The empty tag "" matches a tool with no tags of its own.
 	IncludeTags []string
-	// ExcludeTags drops tools carrying any of these tags; "" matches
-	// untagged tools. Exclusion wins over inclusion.
+	// ExcludeTags drops tools carrying any of these tags, a command's own or
+	// inherited from a group above it; "" matches a tool with no tags of its
+	// own. Exclusion wins over inclusion.
 	ExcludeTags []string
 	// ConfirmTags gates every tool carrying any of these tags (any tag, not
 	// only ai: ones). A tag here that matches no tool in the set is a warning:
@@ -114,31 +116,17 @@ func (p Policy) schemaMode() schema.Mode {
 
 // selected reports whether a command with the final name and tags passes the
 // operator's global selection.
-func (p Policy) selected(name string, tags []string) bool {
+func (p Policy) selected(name string, tags commandTags) bool {
 	return selection{p.Include, p.Exclude, p.IncludeTags, p.ExcludeTags}.keeps(name, tags)
 }
 
 // selection is one layer of name and tag filters: the policy's, or one
-// application's. A command must pass every layer.
+// application's. A command must pass every layer: every non-empty include
+// list must be satisfied, and any exclusion drops the tool (see
+// selection.keeps for how tags match).
 type selection struct {
 	include, exclude         []*regexp.Regexp
 	includeTags, excludeTags []string
-}
-
-// keeps reports whether a command with the final name and tags passes the
-// selection. Every non-empty include list must be satisfied; any exclusion
-// drops the tool.
-func (s selection) keeps(name string, tags []string) bool {
-	if len(s.include) > 0 && !matchesAny(s.include, name) {
-		return false
-	}
-	if matchesAny(s.exclude, name) {
-		return false
-	}
-	if len(s.includeTags) > 0 && !tagsMatch(s.includeTags, tags) {
-		return false
-	}
-	return !tagsMatch(s.excludeTags, tags)
 }
 
 func matchesAny(res []*regexp.Regexp, name string) bool {
@@ -150,8 +138,8 @@ func matchesAny(res []*regexp.Regexp, name string) bool {
 	return false
 }
 
-// tagsMatch reports whether tags carry one of want; "" in want matches a
-// tool with no tags at all.
+// tagsMatch reports whether tags carry one of want; "" in want matches an
+// empty tags.
 func tagsMatch(want, tags []string) bool {
 	if len(tags) == 0 {
 		return slices.Contains(want, "")

@@ -143,6 +143,30 @@ func (c behaviourClaims) resolve() Behavior {
 	return b
 }
 
+// tightenedBy returns c with the claims of inherited that can only make a
+// tool look more dangerous: that it writes (additive, destructive) and that
+// it reaches an open world. The claims that relax (read-only, idempotent,
+// closed world) are dropped: a group's tags never make a command more
+// permissive (see groupTags).
+func (c behaviourClaims) tightenedBy(inherited behaviourClaims) behaviourClaims {
+	c.additive = c.additive || inherited.additive
+	c.destructive = c.destructive || inherited.destructive
+	c.openWorld = c.openWorld || inherited.openWorld
+	return c
+}
+
+// stricter returns, field by field, the more cautious of a and b: read-only
+// and idempotent only when both are, destructive and open world when either
+// is.
+func stricter(a, b Behavior) Behavior {
+	return Behavior{
+		ReadOnly:    a.ReadOnly && b.ReadOnly,
+		Destructive: a.Destructive || b.Destructive,
+		Idempotent:  a.Idempotent && b.Idempotent,
+		OpenWorld:   a.OpenWorld || b.OpenWorld,
+	}
+}
+
 // BehaviorForTags resolves a tool's tags, under the policy's mappings, into
 // the behaviour advertised to clients. The result does not depend on the
 // order of tags.
@@ -155,10 +179,11 @@ func (p Policy) BehaviorForTags(tags []string) Behavior {
 // of the tool's tags, in the tool's order, that matches one of ConfirmTags
 // (ignoring case and surrounding white space; see Policy.ConfirmTags). The
 // trigger is the tool's own spelling of the tag, canonical for a reserved
-// one. For a command the tags are its effective ones (its groups' tags,
-// outermost first, then its own; see groupTags), so an operator's gate holds
-// whether the application tagged the command or a group above it. The
-// trigger is what the person is told, so it must be deterministic.
+// one. For a command the tags are its own followed by those it inherits
+// from its groups, outermost first (see groupTags), so an operator's gate
+// holds whether the application tagged the command or a group above it,
+// and the command's own tag is named first. The trigger is what the person
+// is told, so it must be deterministic.
 func (p Policy) ConfirmTrigger(tags []string) string {
 	tags = canonicalTags(tags)
 	if slices.Contains(tags, TagConfirm) {

@@ -1,0 +1,8 @@
+package exposure
+
+// CommandBehavior exposes the resolution of a command's own and inherited
+// tags to the external tests, which try every combination of them without
+// building a tool set for each.
+func CommandBehavior(p Policy, own, inherited []string) Behavior {
+	return p.commandBehavior(commandTags{own: mergeTags(canonicalTags(own), nil), inherited: mergeTags(canonicalTags(inherited), nil)})
+}
