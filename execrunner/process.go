@@ -67,7 +67,7 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 
 // start starts c; its supervision is the caller's to run.
 func start(ctx context.Context, c Command) (*Process, error) {
-	line := displayRedacted(c.Path, c.Args, c.Redactor)
+	line := c.Redactor.DisplayCommandLine(c.Path, c.Args)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w before starting %s (%w)", stopKind(err), line, context.Cause(ctx))
 	}
@@ -177,15 +177,4 @@ func checkDir(dir string) error {
 		return &fs.PathError{Op: "chdir", Path: dir, Err: syscall.ENOTDIR}
 	}
 	return nil
-}
-
-func displayRedacted(path string, args []string, r *Redactor) string {
-	if r != nil {
-		redacted := make([]string, len(args))
-		for i, a := range args {
-			redacted[i] = r.Redact(a)
-		}
-		path, args = r.Redact(path), redacted
-	}
-	return r.Redact(DisplayCommandLine(path, args))
 }

@@ -43,13 +43,41 @@ func NewRedactor(secrets ...string) *Redactor {
 }
 
 // Redact returns s with every occurrence of every secret replaced by
-// Redacted. Overlapping or adjacent-overlapping occurrences become one
-// replacement. s is returned as is when it contains no secret.
+// Redacted. Overlapping occurrences become one replacement; occurrences that
+// only touch become two. s is returned as is when it contains no secret.
 func (r *Redactor) Redact(s string) string {
-	if r == nil || len(r.secrets) == 0 {
-		return s
+	return replaceSpans(s, r.spans(s))
+}
+
+// DisplayCommandLine is the package's DisplayCommandLine with every secret
+// hidden: each word is redacted, then the words are quoted and escaped, then
+// the whole line is redacted again. Redacting the words first is what
+// catches a secret holding a quote, a backslash or a non-printing character:
+// quoting rewrites those, so the quoted form no longer contains the secret.
+// Redacting the line catches a secret that only appears across words.
+//
+// Everything that shows a command to a person (the approval prompt, the
+// log, Result.CommandLine) composes it here, so they agree byte for byte.
+func (r *Redactor) DisplayCommandLine(path string, args []string) string {
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = r.Redact(a)
 	}
-	var spans [][2]int
+	return r.Redact(DisplayCommandLine(r.Redact(path), words))
+}
+
+// span is the byte range [start, end) of text that secrets cover.
+type span struct{ start, end int }
+
+// spans returns the ranges of s covered by occurrences of secrets, in order.
+// Occurrences that overlap are merged into one span; occurrences that only
+// touch stay separate. No occurrence crosses the edge of a span, so cutting s
+// outside every span's interior cuts no occurrence.
+func (r *Redactor) spans(s string) []span {
+	if r == nil || len(r.secrets) == 0 {
+		return nil
+	}
+	var found []span
 	for _, secret := range r.secrets {
 		for from := 0; ; {
 			i := strings.Index(s[from:], secret)
@@ -57,64 +85,40 @@ func (r *Redactor) Redact(s string) string {
 				break
 			}
 			start := from + i
-			spans = append(spans, [2]int{start, start + len(secret)})
+			found = append(found, span{start, start + len(secret)})
 			from = start + 1
 		}
 	}
-	if spans == nil {
+	if len(found) < 2 {
+		return found
+	}
+	slices.SortFunc(found, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	merged := found[:1]
+	for _, sp := range found[1:] {
+		last := &merged[len(merged)-1]
+		if sp.start < last.end {
+			last.end = max(last.end, sp.end)
+		} else {
+			merged = append(merged, sp)
+		}
+	}
+	return merged
+}
+
+// replaceSpans returns s with each span replaced by Redacted. The spans must
+// be sorted, disjoint and within s.
+func replaceSpans(s string, spans []span) string {
+	if len(spans) == 0 {
 		return s
 	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	var out strings.Builder
 	out.Grow(len(s))
 	pos := 0
-	for i := 0; i < len(spans); {
-		start, end := spans[i][0], spans[i][1]
-		for i++; i < len(spans) && spans[i][0] < end; i++ {
-			end = max(end, spans[i][1])
-		}
-		out.WriteString(s[pos:start])
+	for _, sp := range spans {
+		out.WriteString(s[pos:sp.start])
 		out.WriteString(Redacted)
-		pos = end
+		pos = sp.end
 	}
 	out.WriteString(s[pos:])
 	return out.String()
-}
-
-// prefixFragment returns the length of the longest suffix of b that is the
-// beginning (but not the whole) of a secret: what a cut after b would leave
-// of a secret that continues in the dropped bytes.
-func (r *Redactor) prefixFragment(b []byte) int {
-	if r == nil {
-		return 0
-	}
-	text, longest := string(b), 0
-	for _, secret := range r.secrets {
-		for n := min(len(secret)-1, len(text)); n > longest; n-- {
-			if strings.HasSuffix(text, secret[:n]) {
-				longest = n
-				break
-			}
-		}
-	}
-	return longest
-}
-
-// suffixFragment returns the length of the longest prefix of b that is the
-// end (but not the whole) of a secret: what a cut before b would leave of a
-// secret that began in the dropped bytes.
-func (r *Redactor) suffixFragment(b []byte) int {
-	if r == nil {
-		return 0
-	}
-	text, longest := string(b), 0
-	for _, secret := range r.secrets {
-		for n := min(len(secret)-1, len(text)); n > longest; n-- {
-			if strings.HasPrefix(text, secret[len(secret)-n:]) {
-				longest = n
-				break
-			}
-		}
-	}
-	return longest
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 )
 
 // RingBuffer is an io.Writer that keeps the head and the tail of everything
@@ -126,64 +125,25 @@ func (b *RingBuffer) snapshot() (head, tail []byte, dropped int64) {
 	return head, tail, dropped
 }
 
-// render is String with secrets redacted. Redaction needs the raw cuts: a
-// secret straddling a cut would otherwise show its first bytes at the end of
-// the head or its last bytes at the start of the tail, where no complete
-// occurrence remains to be matched. Those fragments are dropped with the
-// middle (and counted).
+// render is String with secrets redacted. Without a cut the whole capture
+// is redacted at once, so an occurrence spanning the head and the tail is
+// replaced whole. With a cut, the head and the tail are redacted and cut
+// clean (see cutHead): no byte of an occurrence that straddles a cut is
+// shown, and the bytes cut off join the dropped count.
 func (b *RingBuffer) render(r *Redactor) string {
 	head, tail, dropped := b.snapshot()
 	if dropped == 0 {
 		return validUTF8(r.Redact(string(head) + string(tail)))
 	}
-	head, tail, dropped = cutClean(head, tail, dropped, r)
+	shownHead, headCut := r.cutHead(head)
+	shownTail, tailCut := r.cutTail(tail)
+	dropped += int64(headCut + tailCut)
 	var s strings.Builder
-	s.Grow(len(head) + len(tail) + 64)
-	s.WriteString(validUTF8(r.Redact(string(head))))
+	s.Grow(len(shownHead) + len(shownTail) + 64)
+	s.WriteString(validUTF8(shownHead))
 	s.WriteString(dropMarker(dropped))
-	s.WriteString(validUTF8(r.Redact(string(tail))))
+	s.WriteString(validUTF8(shownTail))
 	return s.String()
-}
-
-// cutClean moves the cut points so that neither splits a UTF-8 character nor
-// leaves a fragment of a secret next to the marker. Bytes removed from the
-// head's end or the tail's start join the dropped count.
-func cutClean(head, tail []byte, dropped int64, r *Redactor) ([]byte, []byte, int64) {
-	h := runeSafeEnd(head)
-	h -= r.prefixFragment(head[:h])
-	t := runeSafeStart(tail)
-	t += r.suffixFragment(tail[t:])
-	dropped += int64(len(head) - h + t)
-	return head[:h], tail[t:], dropped
-}
-
-// runeSafeEnd returns where to cut b so it does not end inside a UTF-8
-// character: before a trailing lead byte whose character is incomplete.
-func runeSafeEnd(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			return len(b)
-		}
-		if utf8.RuneStart(c) {
-			if utf8.FullRune(b[i:]) {
-				return len(b)
-			}
-			return i
-		}
-	}
-	return len(b)
-}
-
-// runeSafeStart returns where to cut b so it does not start inside a UTF-8
-// character: after at most three leading continuation bytes, which belong
-// to a character whose first byte was dropped.
-func runeSafeStart(b []byte) int {
-	i := 0
-	for i < len(b) && i < utf8.UTFMax-1 && !utf8.RuneStart(b[i]) {
-		i++
-	}
-	return i
 }
 
 func dropMarker(n int64) string {
