@@ -53,7 +53,6 @@ import (
 // by a misread group tag fails closed; one decided by a permissive reading
 // fails open.
 type groupTags struct {
-
 	// inherited maps a group's key to the tags the commands beneath it
 	// inherit: its ancestors' and its own, outermost first, deduplicated,
 	// reserved tags canonical.
