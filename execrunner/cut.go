@@ -41,8 +41,8 @@ func (r *Redactor) cutHead(head []byte) (shown string, cut int) {
 	x = x[:runeSafeEnd(x)]
 	spans := r.spans(x)
 	c := len(x) - r.openingLen(x)
-	if _, inside := spanAround(spans, c); !inside {
-		c = runeSafeEnd(x[:c])
+	if _, inside := spanAround(spans, c); !inside && c < len(x) {
+		c = runeSafeEnd(x[:c]) // only a secret that is not UTF-8 moves it
 	}
 	if sp, inside := spanAround(spans, c); inside {
 		c = sp.end
@@ -62,8 +62,8 @@ func (r *Redactor) cutTail(tail []byte) (shown string, cut int) {
 	y = y[t:]
 	spans := r.spans(y)
 	d := r.closingLen(y)
-	if _, inside := spanAround(spans, d); !inside {
-		d += runeSafeStart(y[d:])
+	if _, inside := spanAround(spans, d); !inside && d > 0 {
+		d += runeSafeStart(y[d:]) // only a secret that is not UTF-8 moves it
 	}
 	if sp, inside := spanAround(spans, d); inside {
 		d = sp.start

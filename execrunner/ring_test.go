@@ -136,17 +136,7 @@ func FuzzRingBuffer(f *testing.F) {
 func checkRing(t *testing.T, limit int, data, sizes []byte, r *Redactor) {
 	t.Helper()
 	b := NewRingBuffer(limit)
-	for i, rest := 0, data; len(rest) > 0; i++ {
-		n := len(rest)
-		if i < 4*len(sizes) { // then one last write of the rest
-			s := int(sizes[i%len(sizes)])
-			n = min(n, s*(1+s%8))
-		}
-		if w, err := b.Write(rest[:n]); w != n || err != nil {
-			t.Fatalf("Write = %d, %v", w, err)
-		}
-		rest = rest[n:]
-	}
+	writeChunks(t, b, data, sizes)
 	total := len(data)
 	headLimit, tailLimit := limit-limit/2, limit/2
 	if b.Total() != int64(total) || b.Truncated() != (total > limit) {
