@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
-	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,23 +104,14 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 }
 
 // commandLine renders argv (binary first) for display exactly as execrunner
-// renders Result.CommandLine: every word redacted, then quoted and escaped,
-// then the whole line redacted again. Redacting the words before quoting is
-// what catches a secret holding a quote, a backslash or a non-printing
-// character: quoting rewrites those (a quote is closed, escaped and
-// reopened; a newline becomes \n), so the quoted form no longer contains
-// the secret. Keeping to execrunner's composition byte for byte means the
-// person approves, and the operator logs, the same text the result reports.
+// renders Result.CommandLine, through the same Redactor.DisplayCommandLine:
+// the person approves, and the operator logs, the same text the result
+// reports, with every secret hidden even where quoting rewrites it.
 func (s *Server) commandLine(name string, argv []string) string {
 	if len(argv) == 0 {
 		return name
 	}
-	r := s.cfg.Redactor
-	words := make([]string, len(argv))
-	for i, w := range argv {
-		words[i] = r.Redact(w)
-	}
-	return r.Redact(execrunner.DisplayCommandLine(words[0], words[1:]))
+	return s.cfg.Redactor.DisplayCommandLine(argv[0], argv[1:])
 }
 
 // arguments returns the call's raw arguments. Absent or null arguments are
