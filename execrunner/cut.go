@@ -42,7 +42,7 @@ func (r *Redactor) cutHead(head []byte) (shown string, cut int) {
 	spans := r.spans(x)
 	c := len(x) - r.openingLen(x)
 	if _, inside := spanAround(spans, c); !inside && c < len(x) {
-		c = runeSafeEnd(x[:c]) // only a secret that is not UTF-8 moves it
+		c = runeSafeEnd(x[:c]) // moves only where a secret or the output is not UTF-8
 	}
 	if sp, inside := spanAround(spans, c); inside {
 		c = sp.end
@@ -63,7 +63,7 @@ func (r *Redactor) cutTail(tail []byte) (shown string, cut int) {
 	spans := r.spans(y)
 	d := r.closingLen(y)
 	if _, inside := spanAround(spans, d); !inside && d > 0 {
-		d += runeSafeStart(y[d:]) // only a secret that is not UTF-8 moves it
+		d += runeSafeStart(y[d:]) // moves only where a secret or the output is not UTF-8
 	}
 	if sp, inside := spanAround(spans, d); inside {
 		d = sp.start

@@ -28,7 +28,9 @@
 //     CredentialVars plus operator-named ones and adds LLMFORMAT=1; PWD is
 //     made to agree with the working directory.
 //   - Redaction. A Redactor replaces known secret values in the output, the
-//     displayed command line and error texts.
+//     displayed command line and error texts. Where the capture drops the
+//     middle, no byte of a secret lying across a cut is shown: the cut
+//     may drop a few more bytes, which the marker counts (see cut.go).
 //
 // # What it deliberately does not do
 //
