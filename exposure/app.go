@@ -103,6 +103,10 @@ type LoadOptions struct {
 	// Reload selects live-reload semantics: a name collision skips the later
 	// tool and records it in ToolSet.Skipped instead of failing the load.
 	Reload bool
+	// Previous is the set in force when reloading. A tool it serves keeps
+	// its name, and a newcomer claiming that name is skipped (see Rebuild).
+	// A non-nil Previous implies Reload.
+	Previous *ToolSet
 }
 
 // Load introspects every app (concurrently; results keep the configured
@@ -135,6 +139,9 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 		if err != nil {
 			return nil, err
 		}
+	}
+	if o.Previous != nil {
+		return Rebuild(loaded, custom, p, o.Previous)
 	}
 	return Build(loaded, custom, p, o.Reload)
 }

@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -55,7 +56,31 @@ type candidate struct {
 // recorded in Skipped, so a live set keeps serving. Because the order is fixed
 // and not the order of discovery, the same inputs always give the same set,
 // the same warnings and the same errors.
+//
+// Build with reload set knows nothing of the set being replaced; a live
+// reload should use Rebuild, so that a tool already served keeps its name.
 func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, error) {
+	return build(apps, custom, p, reload, nil)
+}
+
+// Rebuild is Build for a live reload of previous, the set in force: a
+// collision never fails it, and a tool previous serves keeps its name.
+//
+// A name previous serves is held by the tool that served it, when that tool
+// is still a candidate: the same command path of the same application
+// binary, or the custom tool of the same name. A newcomer claiming the name,
+// even one earlier in the fixed order, is left out and recorded in Skipped,
+// so a client never finds that a name it knows now runs another program.
+// A holder gone from its application (removed, hidden, denied or filtered
+// out) frees its name, which is then claimed in the fixed order. Every other
+// name is claimed as Build claims it. Which names previous holds does not
+// depend on the order of discovery, so neither does the outcome. A nil
+// previous makes Rebuild Build with reload set.
+func Rebuild(apps []LoadedApp, custom []Tool, p Policy, previous *ToolSet) (*ToolSet, error) {
+	return build(apps, custom, p, true, previous)
+}
+
+func build(apps []LoadedApp, custom []Tool, p Policy, reload bool, previous *ToolSet) (*ToolSet, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
@@ -80,7 +105,7 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 		cands = append(cands, candidate{name: t.Name(), source: fmt.Sprintf("custom tool %q", t.Name()), custom: t})
 	}
 
-	winners, skipped, err := claimNames(cands, reload)
+	winners, skipped, err := claimNames(cands, reload, previous)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +142,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 		}
 		return nil, nil, fmt.Errorf("application %q: %w", a.label(), err)
 	}
-	slices.SortFunc(leaves, func(x, y introspect.Leaf) int { return slices.Compare(x.Path, y.Path) })
+	slices.SortFunc(leaves, compareLeaves)
 
 	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model)}
 	if doc, err := json.Marshal(globals); err == nil {
@@ -181,30 +206,101 @@ func spellingWarnings(a *LoadedApp, groups groupTags, leaves []introspect.Leaf) 
 	return out
 }
 
-// claimNames gives each final name to its first claimant in the fixed order.
-func claimNames(cands []candidate, reload bool) ([]candidate, []Skip, error) {
-	taken := make(map[string]*candidate, len(cands))
+// compareLeaves orders leaves by command path. An application may declare
+// two sibling commands of the same name; those are ordered by their
+// serialised models, so which one comes first, and wins the name on a
+// reload, does not depend on the order of discovery. Two identical models
+// make identical tools, so their order does not matter.
+func compareLeaves(x, y introspect.Leaf) int {
+	if c := slices.Compare(x.Path, y.Path); c != 0 {
+		return c
+	}
+	dx, errx := json.Marshal(x.Command)
+	dy, erry := json.Marshal(y.Command)
+	if errx != nil || erry != nil {
+		return 0
+	}
+	return bytes.Compare(dx, dy)
+}
+
+// claimNames gives each final name to its holder in previous (see
+// Rebuild), else to its first claimant in the fixed order.
+func claimNames(cands []candidate, reload bool, previous *ToolSet) ([]candidate, []Skip, error) {
+	taken := holders(cands, previous)
+	incumbent := make(map[*candidate]bool, len(taken))
+	for _, c := range taken {
+		incumbent[c] = true
+	}
 	winners := make([]candidate, 0, len(cands))
 	var skipped []Skip
 	var errs []error
 	for i := range cands {
 		c := &cands[i]
 		first, ok := taken[c.name]
-		if !ok {
+		if !ok || first == c {
 			taken[c.name] = c
 			winners = append(winners, *c)
 			continue
 		}
 		if reload {
-			skipped = append(skipped, Skip{Name: c.name, Source: c.source, Reason: "name already taken by " + first.source})
+			reason := "name already taken by " + first.source
+			if incumbent[first] {
+				reason += ", which was serving it before this reload"
+			}
+			skipped = append(skipped, Skip{Name: c.name, Source: c.source, Reason: reason})
 			continue
 		}
-		errs = append(errs, fmt.Errorf("tool name %q is claimed by both %s and %s; give one application a prefix (PREFIX=PATH) or exclude one of them", c.name, first.source, c.source))
+		errs = append(errs, collisionError(first, c))
 	}
 	if len(errs) > 0 {
 		return nil, nil, errors.Join(errs...)
 	}
 	return winners, skipped, nil
+}
+
+// holders maps each name previous serves to the candidate that is the same
+// tool, when there is one: the first in the fixed order, so an application
+// listed twice cannot make the choice depend on anything else.
+func holders(cands []candidate, previous *ToolSet) map[string]*candidate {
+	taken := make(map[string]*candidate, len(cands))
+	if previous.Len() == 0 {
+		return taken
+	}
+	for i := range cands {
+		c := &cands[i]
+		if _, held := taken[c.name]; held {
+			continue
+		}
+		if old, ok := previous.Lookup(c.name); ok && c.continues(old) {
+			taken[c.name] = c
+		}
+	}
+	return taken
+}
+
+// continues reports whether c is the tool old was built from: the same
+// command path of the same application binary, or a custom tool of the same
+// name (the caller names custom tools, so a name is the identity).
+func (c *candidate) continues(old Tool) bool {
+	if _, wasCommand := old.(*commandTool); !wasCommand {
+		return c.custom != nil
+	}
+	src, ok := old.(Sourced)
+	return ok && c.custom == nil && src.Source() == c.app.app.Path && src.Title() == c.leaf.FullCommand()
+}
+
+// collisionError says which two candidates claim one name at startup, and
+// what the operator can do about it: a prefix separates two applications,
+// but not two commands of one application.
+func collisionError(first, c *candidate) error {
+	if first.app == nil || first.app != c.app {
+		return fmt.Errorf("tool name %q is claimed by both %s and %s; give one application a prefix (PREFIX=PATH) or exclude one of them", c.name, first.source, c.source)
+	}
+	fix := fmt.Sprintf("a prefix cannot separate them: rename one in the application, or leave the name out with --exclude '^%s$' (this leaves out both)", regexp.QuoteMeta(c.name))
+	if first.leaf.FullCommand() == c.leaf.FullCommand() {
+		return fmt.Errorf("application %q itself declares two commands %q, both becoming tool %q; %s", c.app.app.label(), c.leaf.FullCommand(), c.name, fix)
+	}
+	return fmt.Errorf("tool name %q is claimed by both %s and %s, two commands of one application; %s", c.name, first.source, c.source, fix)
 }
 
 // compileAll builds the tools of the winning candidates, compiling command
@@ -243,7 +339,8 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 	mode := p.schemaMode()
 	cmd, err := schema.NewCommand(c.leaf.Path, c.leaf.Command, c.app.globals, mode)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.source, err)
+		// schema names the command; add only the application.
+		return nil, fmt.Errorf("application %q: %w", c.app.app.label(), err)
 	}
 	source := c.leaf.Command.RestrictedSchema
 	if mode == schema.Full {
