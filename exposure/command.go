@@ -5,8 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/schema"
@@ -26,6 +33,7 @@ type commandTool struct {
 	trigger     string // "" when ungated
 	cmd         *schema.Command
 	inputs      commandSchemaInputs
+	loaded      loadedBinary // the binary file as it was when the tool was loaded
 }
 
 // commandSchemaInputs determine a command's advertised schema: the mode,
@@ -109,7 +117,8 @@ func (t *commandTool) TraceLine(input json.RawMessage) string {
 // errNoRunner reports a serving surface that forgot to supply ExecDeps.Run.
 var errNoRunner = errors.New("no command runner: ExecDeps.Run is nil")
 
-// Execute validates and renders input, then runs the binary through
+// Execute validates and renders input, checks that the binary is still the
+// file that was loaded (see ErrBinaryChanged), then runs it through
 // deps.Run, which carries the server's environment, timeout, redaction and
 // progress. A run error (start failure, timeout, cancel) is returned with
 // whatever partial record the runner produced.
@@ -121,6 +130,9 @@ func (t *commandTool) Execute(ctx context.Context, input json.RawMessage, deps E
 	if deps.Run == nil {
 		return nil, errNoRunner
 	}
+	if err := t.checkBinary(); err != nil {
+		return nil, err
+	}
 	res, err := deps.Run(ctx, execrunner.Command{Path: t.binary, Args: argv})
 	if res == nil {
 		if err == nil {
@@ -129,4 +141,139 @@ func (t *commandTool) Execute(ctx context.Context, input json.RawMessage, deps E
 		return nil, err
 	}
 	return &Outcome{Exec: res}, err
+}
+
+// ErrBinaryChanged is returned by a command tool's Execute, before anything
+// runs, when the file at the application's path is not the file the tool was
+// loaded from: replaced, rewritten or removed since, or not examinable when
+// the tool was loaded. The tool's schema and argv describe the program that
+// was introspected; handing them to another program could make it do
+// anything, so the call fails instead. Reloading the application (which
+// fisk-mcp does on its own with --watch) yields tools bound to the new file.
+var ErrBinaryChanged = errors.New("the application binary changed since it was loaded")
+
+// loadedBinary is the identity of a command's binary at load, captured once.
+type loadedBinary struct {
+	once sync.Once
+	id   fileIdentity
+	err  error
+}
+
+// binaryIdentity returns the binary's path and its identity as loaded. The
+// first call captures it; building a ToolSet makes that call for every
+// command tool, right after the build that follows introspection, so the
+// identity is that of the file that was introspected unless the file was
+// replaced in between (the window is the build's duration; a watcher sees
+// such a replacement and reloads).
+func (t *commandTool) binaryIdentity() (string, fileIdentity, error) {
+	t.loaded.once.Do(func() { t.loaded.id, t.loaded.err = statBinary(t.binary) })
+	return t.binary, t.loaded.id, t.loaded.err
+}
+
+// checkBinary fails with ErrBinaryChanged unless the file at the binary's
+// path is still the one that was loaded.
+//
+// A window remains between this check and the exec that follows it: a file
+// renamed over the path in between still runs. Closing it needs exec by file
+// descriptor (fexecve or execveat), which os/exec does not offer; executing
+// /proc/self/fd/N instead works only on Linux and fails for "#!" scripts,
+// whose interpreter opens the path after the close-on-exec descriptor is
+// gone. The check narrows the window from the whole life of the tool set to
+// the microseconds between a stat and a fork.
+func (t *commandTool) checkBinary() error {
+	_, want, err := t.binaryIdentity()
+	if err != nil {
+		return fmt.Errorf("%w: %s could not be examined when it was loaded (%v)", ErrBinaryChanged, t.binary, err)
+	}
+	got, err := statBinary(t.binary)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrBinaryChanged, t.binary, err)
+	}
+	if d := want.differs(got); d != "" {
+		return fmt.Errorf("%w: %s %s", ErrBinaryChanged, t.binary, d)
+	}
+	return nil
+}
+
+// fileIdentity tells one file at a path from another without reading it:
+// device and inode change when another file is renamed over the path; size,
+// modification time and status-change time change when the file is
+// rewritten in place. The change time cannot be set back by the writer, so
+// restoring the modification time does not hide a rewrite.
+//
+// The content is deliberately not hashed: SHA-256 of the 37 MB natscli
+// binary takes 31 ms with a warm page cache and 68 ms cold, on every load
+// and reload, while a stat costs about 2 µs and is what the check before
+// each exec can afford anyway.
+type fileIdentity struct {
+	dev, ino     uint64
+	size         int64
+	mtime, ctime int64 // nanoseconds since the epoch
+	mode         fs.FileMode
+}
+
+// statBinary returns the identity of the file a command at path would run:
+// a bare name is looked up in PATH, as os/exec does.
+func statBinary(path string) (fileIdentity, error) {
+	if !strings.ContainsRune(path, filepath.Separator) {
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return fileIdentity{}, err
+		}
+		path = found
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileIdentity{}, err
+	}
+	return identityOf(fi), nil
+}
+
+// identityOf reads fi. Device, inode and change time are not part of
+// fs.FileInfo; they are read by field name from the platform's stat
+// structure (Dev, Ino, and Ctim on Linux or Ctimespec on macOS and the
+// BSDs), which keeps this file free of build tags. A field a platform lacks
+// stays zero, and the others still tell files apart.
+func identityOf(fi fs.FileInfo) fileIdentity {
+	id := fileIdentity{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: fi.Mode()}
+	st := reflect.Indirect(reflect.ValueOf(fi.Sys()))
+	if st.Kind() != reflect.Struct {
+		return id
+	}
+	id.dev = integerField(st, "Dev")
+	id.ino = integerField(st, "Ino")
+	for _, name := range []string{"Ctim", "Ctimespec"} {
+		if ts := st.FieldByName(name); ts.Kind() == reflect.Struct {
+			id.ctime = int64(integerField(ts, "Sec"))*int64(time.Second) + int64(integerField(ts, "Nsec"))
+		}
+	}
+	return id
+}
+
+// integerField is the named integer field of the struct v, or 0.
+func integerField(v reflect.Value, name string) uint64 {
+	f := v.FieldByName(name)
+	switch {
+	case f.CanInt():
+		return uint64(f.Int())
+	case f.CanUint():
+		return f.Uint()
+	}
+	return 0
+}
+
+// differs says how o differs from id, "" when it does not.
+func (id fileIdentity) differs(o fileIdentity) string {
+	switch {
+	case id.dev != o.dev || id.ino != o.ino:
+		return "was replaced: another file is at the path now"
+	case id == o:
+		return ""
+	}
+	return "was modified in place (size, times or mode differ)"
+}
+
+// String is the canonical form written into a tool's fingerprint.
+func (id fileIdentity) String() string {
+	return fmt.Sprintf("dev=%d ino=%d size=%d mtime=%d ctime=%d mode=%o", id.dev, id.ino, id.size, id.mtime, id.ctime, uint32(id.mode))
 }

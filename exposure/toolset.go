@@ -1,6 +1,7 @@
 package exposure
 
 import (
+	"encoding/hex"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -21,7 +22,8 @@ type Skip struct {
 type ToolSet struct {
 	tools    []Tool // sorted by name
 	byName   map[string]Tool
-	prints   map[string]fingerprint
+	prints   map[string]fingerprint // descriptors, for Diff
+	bindings map[string]fingerprint // descriptors and binaries, for Fingerprint
 	warnings []string
 	skipped  []Skip
 }
@@ -33,12 +35,15 @@ type builtTool struct {
 	print fingerprint
 }
 
-// newToolSet indexes tools, whose names are already unique.
+// newToolSet indexes tools, whose names are already unique. It also
+// captures the identity of every command's binary (see bindingOf): a build
+// directly follows the introspection it describes.
 func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
 	s := &ToolSet{
 		tools:    make([]Tool, len(tools)),
 		byName:   make(map[string]Tool, len(tools)),
 		prints:   make(map[string]fingerprint, len(tools)),
+		bindings: make(map[string]fingerprint, len(tools)),
 		warnings: warnings,
 		skipped:  skipped,
 	}
@@ -46,6 +51,7 @@ func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
 		s.tools[i] = b.tool
 		s.byName[b.tool.Name()] = b.tool
 		s.prints[b.tool.Name()] = b.print
+		s.bindings[b.tool.Name()] = bindingOf(b.tool, b.print)
 	}
 	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return s
@@ -59,6 +65,25 @@ func (s *ToolSet) Lookup(name string) (Tool, bool) {
 	}
 	t, ok := s.byName[name]
 	return t, ok
+}
+
+// Fingerprint identifies the tool called name as a whole: its descriptor
+// and, for a command, the binary file it was loaded from (path, device,
+// inode, size, modification and change times). Equal fingerprints from two
+// lookups mean the same tool, so a caller holding a tool across a wait (for
+// a person's approval, for a concurrency slot) can tell whether a reload
+// changed it meanwhile; an approval or a validated call is bound to it. The
+// string is opaque and stable within one process; ok is false when the set
+// has no such tool.
+func (s *ToolSet) Fingerprint(name string) (fp string, ok bool) {
+	if s == nil {
+		return "", false
+	}
+	b, ok := s.bindings[name]
+	if !ok {
+		return "", false
+	}
+	return hex.EncodeToString(b[:]), true
 }
 
 // Tools returns the tools sorted by name, in a slice the caller owns.
