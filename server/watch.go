@@ -26,14 +26,22 @@ const (
 // been still for Debounce, so a binary being written is not introspected
 // half-way. SIGHUP forces a reload at once.
 //
-// A failed reload keeps the old set and logs why: a binary the operator is
-// in the middle of upgrading must not take every tool away. Collisions the
-// reload skipped and warnings are logged.
+// A failed reload keeps the old set published and logs why: a binary the
+// operator is in the middle of upgrading must not take every tool away.
+// Collisions the reload skipped and warnings are logged.
+//
+// The watcher compares the files with the state the set in force was loaded
+// from. Take that state with Snapshot before the first load and hand it over
+// as Baseline: a binary replaced while that load runs, or before Run starts,
+// is then reloaded like any later change instead of being taken for the
+// binary that was loaded.
 type Watcher struct {
 	// Paths are the binaries to watch.
 	Paths []string
-	// Reload builds a complete new set (normally exposure.Load with
-	// LoadOptions.Reload set, so collisions are skipped, not fatal).
+	// Reload builds a complete new set: normally exposure.Load with
+	// LoadOptions.Previous set to the set in force (Server.Tools), so that
+	// collisions are skipped, not fatal, and a tool being served keeps its
+	// name against a newcomer.
 	Reload func(context.Context) (*exposure.ToolSet, error)
 	// Publish installs a set (normally Server.Publish).
 	Publish func(*exposure.ToolSet)
@@ -47,9 +55,34 @@ type Watcher struct {
 	// Signals, when non-nil, replaces SIGHUP as the force-reload trigger
 	// (tests send on it); when nil, Run listens for SIGHUP itself.
 	Signals <-chan os.Signal
+	// Baseline is the state of Paths the set in force was loaded from,
+	// taken with Snapshot before that load. Nil means the state when Run
+	// starts, which misses a change made during the first load.
+	Baseline *Snapshot
 }
 
-// Watch runs a Watcher with default timing until ctx ends.
+// Snapshot is the state of the watched files at one moment: for each path,
+// whether it exists, its mtime, size and inode.
+type Snapshot struct {
+	files fileStates
+}
+
+// Snapshot records the current state of w.Paths, for Baseline.
+func (w *Watcher) Snapshot() *Snapshot {
+	return &Snapshot{files: w.state()}
+}
+
+// orNow returns the recorded state, or w's current state when s is nil.
+func (s *Snapshot) orNow(w *Watcher) fileStates {
+	if s == nil {
+		return w.state()
+	}
+	return s.files
+}
+
+// Watch runs a Watcher with default timing until ctx ends. Its baseline is
+// the state of paths when it starts; a caller that must not miss a change
+// made during its first load uses a Watcher with Baseline instead.
 func Watch(ctx context.Context, paths []string, reload func(context.Context) (*exposure.ToolSet, error), publish func(*exposure.ToolSet), log *slog.Logger) {
 	(&Watcher{Paths: paths, Reload: reload, Publish: publish, Logger: log}).Run(ctx)
 }
@@ -77,9 +110,9 @@ func (w *Watcher) Run(ctx context.Context) {
 
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
-	loaded := w.snapshot() // what the current set was built from
-	seen := loaded         // what the last poll saw
-	var still *time.Timer  // fires once the files stop changing
+	loaded := w.Baseline.orNow(w) // what the current set was built from
+	seen := loaded                // what the last poll saw
+	var still *time.Timer         // fires once the files stop changing
 	var stillC <-chan time.Time
 	defer func() {
 		if still != nil {
@@ -93,11 +126,11 @@ func (w *Watcher) Run(ctx context.Context) {
 			return
 		case <-hup:
 			log.Info("reloading tools on SIGHUP")
-			loaded = w.snapshot()
+			loaded = w.state()
 			seen = loaded
 			w.reload(ctx, log)
 		case <-ticker.C:
-			now := w.snapshot()
+			now := w.state()
 			if now.equal(seen) {
 				continue
 			}
@@ -120,11 +153,18 @@ func (w *Watcher) Run(ctx context.Context) {
 	}
 }
 
+// reloadFailedMessage is logged when a reload fails. The set in force stays
+// published: its tools stay listed, and a call is still refused when the
+// binary behind its tool is no longer the one that was introspected.
+const reloadFailedMessage = "reload failed; the previous tool set stays published"
+
 // reload builds and publishes a new set, keeping the old one on failure.
 func (w *Watcher) reload(ctx context.Context, log *slog.Logger) {
 	set, err := w.Reload(ctx)
 	if err != nil {
-		log.Error("reload failed; still serving the previous tools", "err", err)
+		log.Error(reloadFailedMessage, "err", err,
+			"calls", "a call to a tool whose binary changed since it was loaded is refused",
+			"retry", "fix the app, then send SIGHUP or replace the binary again")
 		return
 	}
 	for _, skip := range set.Skipped() {
@@ -145,11 +185,12 @@ type fileState struct {
 	err    string
 }
 
-// snapshot maps each watched path to its state.
-type snapshot map[string]fileState
+// fileStates maps each watched path to its state.
+type fileStates map[string]fileState
 
-func (w *Watcher) snapshot() snapshot {
-	s := make(snapshot, len(w.Paths))
+// state reads the current state of every watched path.
+func (w *Watcher) state() fileStates {
+	s := make(fileStates, len(w.Paths))
 	for _, p := range w.Paths {
 		fi, err := os.Stat(p)
 		switch {
@@ -168,7 +209,7 @@ func (w *Watcher) snapshot() snapshot {
 	return s
 }
 
-func (s snapshot) equal(o snapshot) bool {
+func (s fileStates) equal(o fileStates) bool {
 	if len(s) != len(o) {
 		return false
 	}
@@ -181,10 +222,10 @@ func (s snapshot) equal(o snapshot) bool {
 }
 
 // diff lists the paths whose state differs from o.
-func (s snapshot) diff(o snapshot) []string {
+func (s fileStates) diff(o fileStates) []string {
 	var paths []string
 	for p, st := range s {
-		if !(snapshot{p: st}).equal(snapshot{p: o[p]}) {
+		if !(fileStates{p: st}).equal(fileStates{p: o[p]}) {
 			paths = append(paths, p)
 		}
 	}

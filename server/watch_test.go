@@ -24,7 +24,10 @@ type watchHarness struct {
 	logs      *logBuffer
 }
 
-func startWatcher(t *testing.T) *watchHarness {
+// newWatcher writes the watched file and builds a Watcher over it whose
+// Baseline is taken now, as fisk-mcp takes it before its first load. The
+// watcher is not running yet: see run.
+func newWatcher(t *testing.T) (*watchHarness, *Watcher) {
 	t.Helper()
 	h := &watchHarness{
 		path:      tempPath(t, "binary"),
@@ -50,20 +53,46 @@ func startWatcher(t *testing.T) *watchHarness {
 		Debounce: 20 * time.Millisecond,
 		Signals:  h.signals,
 	}
+	w.Baseline = w.Snapshot()
+	return h, w
+}
+
+// run runs w until the test ends.
+func (h *watchHarness) run(t *testing.T, w *Watcher) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := background(func() struct{} { w.Run(ctx); return struct{}{} })
 	t.Cleanup(func() {
 		cancel()
 		wait(t, done, "the watcher to stop")
 	})
-	// The watcher takes its baseline when Run starts, which may be after
-	// the test's first write. A SIGHUP reload retakes it; once its set is
-	// published, every later write is a change the watcher must notice.
-	h.reloads <- func() (*exposure.ToolSet, error) { return customSet(t), nil }
-	h.signals <- syscall.SIGHUP
-	wait(t, h.published, "the baseline reload")
-	wait(t, h.attempts, "the baseline reload")
+}
+
+// startWatcher runs a watcher whose baseline is the file as first written:
+// every later write is a change it must notice.
+func startWatcher(t *testing.T) *watchHarness {
+	t.Helper()
+	h, w := newWatcher(t)
+	h.run(t, w)
 	return h
+}
+
+func TestWatcherReloadsABinaryReplacedBeforeItStarted(t *testing.T) {
+	// fisk-mcp snapshots the binaries, loads them, then starts the
+	// watcher: a binary replaced in between must not pass for the one
+	// that was loaded.
+	h, w := newWatcher(t)
+	if err := os.WriteFile(h.path, []byte("version 2, written during the first load"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := customSet(t, echoTool(t))
+	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
+	h.run(t, w)
+	if got := wait(t, h.published, "the reload of the binary replaced before Run"); got != want {
+		t.Errorf("published %p, want the reloaded set %p", got, want)
+	}
+	if !strings.Contains(h.logs.String(), "a watched binary changed") {
+		t.Errorf("the change was not logged:\n%s", h.logs)
+	}
 }
 
 func TestWatcherPublishesANewSetWhenTheBinaryChanges(t *testing.T) {
@@ -119,8 +148,14 @@ func TestWatcherKeepsTheOldSetWhenAReloadFails(t *testing.T) {
 	if got := wait(t, h.published, "the set reloaded on SIGHUP"); got != want {
 		t.Errorf("published %p, want the set reloaded on SIGHUP: the failed reload published something", got)
 	}
-	if !strings.Contains(h.logs.String(), "introspection exited 2") {
-		t.Errorf("the failure was not logged:\n%s", h.logs)
+	logs := h.logs.String()
+	for _, want := range []string{"introspection exited 2", "the previous tool set stays published", "whose binary changed since it was loaded is refused", "send SIGHUP"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the failure log does not say %q:\n%s", want, logs)
+		}
+	}
+	if strings.Contains(logs, "still serving the previous tools") {
+		t.Errorf("the failure log claims the previous tools are all still served:\n%s", logs)
 	}
 }
 
