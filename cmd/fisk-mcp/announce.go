@@ -22,7 +22,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, sp *se
 		}
 		tools := toolsOf(set, app, l.apps)
 		if len(tools) == 0 {
-			log.Warn("app exposes no tools; check --include, --exclude and the tag filters", attrs...)
+			warnNoTools(log, app)
 			continue
 		}
 		log.Info("serving app", append(attrs, "tools", len(tools))...)
@@ -58,6 +58,25 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, sp *se
 	}
 	log.Info("add it to Claude Code", "command", execrunner.DisplayCommandLine("claude", argv),
 		"note", "replace ... with the bearer token from "+tokenSource(sp))
+}
+
+// warnEmptyApps warns about every app that exposes no tools in set, as
+// announce does at startup; a reload calls it, since an upgraded binary can
+// leave an app with no tools the selection keeps.
+func warnEmptyApps(log *slog.Logger, l loader, set *exposure.ToolSet) {
+	for _, app := range l.apps {
+		if len(toolsOf(set, app, l.apps)) == 0 {
+			warnNoTools(log, app)
+		}
+	}
+}
+
+func warnNoTools(log *slog.Logger, app exposure.App) {
+	attrs := []any{"app", app.Path}
+	if app.Prefix != "" {
+		attrs = append(attrs, "prefix", app.Prefix)
+	}
+	log.Warn("app exposes no tools; check --include, --exclude and the tag filters", attrs...)
 }
 
 // connectAddr turns a bound address into one a local client can dial: an

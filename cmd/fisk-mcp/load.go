@@ -46,12 +46,21 @@ func newLoader(p *plan) loader {
 	return l
 }
 
-// load introspects every app and builds the set. reload selects live-reload
-// semantics: collisions are skipped and recorded instead of failing.
-func (l loader) load(ctx context.Context, reload bool) (*exposure.ToolSet, error) {
+// load introspects every app and builds the set; a name collision fails it.
+func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
 		Introspect: introspect.Options{Env: l.env},
-		Reload:     reload,
+	})
+}
+
+// reload introspects every app and builds the set that replaces current, the
+// set being served: a collision skips and records the newcomer instead of
+// failing, and a tool current serves keeps its name (see exposure.Rebuild).
+func (l loader) reload(ctx context.Context, current *exposure.ToolSet) (*exposure.ToolSet, error) {
+	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
+		Introspect: introspect.Options{Env: l.env},
+		Reload:     true,
+		Previous:   current,
 	})
 }
 

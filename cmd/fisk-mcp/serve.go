@@ -53,7 +53,14 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	}
 
 	l := newLoader(p)
-	set, err := l.load(ctx, false)
+	var w *server.Watcher
+	if sp.Watch {
+		w = &server.Watcher{Paths: l.paths(), Logger: log, Signals: hup}
+		// The baseline is taken before the first load, so a binary
+		// replaced while it runs is reloaded once the watcher starts.
+		w.Baseline = w.Snapshot()
+	}
+	set, err := l.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -94,7 +101,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 
 	if sp.HTTP == "" {
 		announce(log, p, l, set, sp, "")
-		c.watch(ctx, hup, l, srv, log)
+		c.watch(ctx, w, l, srv, log)
 		return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
 
@@ -114,21 +121,22 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		return err
 	}
 	announce(log, p, l, set, sp, ln.Addr().String())
-	c.watch(ctx, hup, l, srv, log)
+	c.watch(ctx, w, l, srv, log)
 	return srv.ServeHTTP(ctx, ln, h, hc)
 }
 
-// watch reloads on binary changes and on hup, when --watch set hup.
-func (c *cli) watch(ctx context.Context, hup <-chan os.Signal, l loader, srv *server.Server, log *slog.Logger) {
-	if hup == nil {
+// watch runs w, when --watch made one: it reloads on binary changes and on
+// SIGHUP. A reload builds on the set being served, so a tool keeps its name
+// against a newcomer, and warns about apps left without tools as startup
+// does.
+func (c *cli) watch(ctx context.Context, w *server.Watcher, l loader, srv *server.Server, log *slog.Logger) {
+	if w == nil {
 		return
 	}
-	w := &server.Watcher{
-		Paths:   l.paths(),
-		Reload:  func(ctx context.Context) (*exposure.ToolSet, error) { return l.load(ctx, true) },
-		Publish: func(set *exposure.ToolSet) { srv.Publish(set) },
-		Logger:  log,
-		Signals: hup,
+	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return l.reload(ctx, srv.Tools()) }
+	w.Publish = func(set *exposure.ToolSet) {
+		warnEmptyApps(log, l, set)
+		srv.Publish(set)
 	}
 	go w.Run(ctx)
 	log.Info("watching the apps for changes; SIGHUP reloads at once", "apps", l.paths())

@@ -46,7 +46,7 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 		return nil
 	}
 	l := newLoader(p)
-	set, err := l.load(c.ctx, false)
+	set, err := l.load(c.ctx)
 	if err != nil {
 		return err
 	}

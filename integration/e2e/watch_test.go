@@ -13,28 +13,36 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// installApp copies src to dir/name as an executable, replacing any file
-// there by rename, the way a package manager upgrades a binary.
+// installApp writes content to dir/name as an executable, replacing any
+// file there by rename, the way a package manager upgrades a binary.
 func installApp(t *testing.T, dir, name string, content func(w io.Writer) error) string {
 	t.Helper()
-	tmp, err := os.CreateTemp(dir, ".install-*")
+	dst, err := install(dir, name, content)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := content(tmp); err != nil {
-		t.Fatal(err)
+	return dst
+}
+
+// install is installApp for goroutines, which may not stop the test.
+func install(dir, name string, content func(w io.Writer) error) (string, error) {
+	tmp, err := os.CreateTemp(dir, ".install-*")
+	if err != nil {
+		return "", err
 	}
-	if err := tmp.Chmod(0o755); err != nil {
-		t.Fatal(err)
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	err = content(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o755)
 	}
-	if err := tmp.Close(); err != nil {
-		t.Fatal(err)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
 	}
 	dst := filepath.Join(dir, name)
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return dst, os.Rename(tmp.Name(), dst)
 }
 
 func copyOf(path string) func(io.Writer) error {
@@ -108,7 +116,10 @@ func TestBrokenReplacementKeepsTheOldTools(t *testing.T) {
 		_, err := io.WriteString(w, "#!/bin/sh\necho not a fisk app\n")
 		return err
 	})
-	s.log.waitRecord(t, "for the failed reload", func(r map[string]any) bool { return r["msg"] == "reload failed; still serving the previous tools" })
+	rec := s.log.waitRecord(t, "for the failed reload", func(r map[string]any) bool { return r["msg"] == "reload failed; the previous tool set stays published" })
+	if retry := fmt.Sprint(rec["retry"]); !strings.Contains(retry, "SIGHUP") {
+		t.Errorf("the failed reload does not say how to retry: %v", rec)
+	}
 	if got := names(t, s.cs); !slices.Equal(got, []string{"group0000_cmd0000", "group0000_cmd0001"}) {
 		t.Fatalf("tools after a failed reload: %v", got)
 	}
