@@ -35,6 +35,10 @@ const (
 	// CodeMismatch: the retry's tool, arguments, prompt or session differ
 	// from what the person was shown.
 	CodeMismatch Code = "mismatch"
+	// CodeToolChanged: the tool's definition or the program behind it
+	// (Prompt.Fingerprint) changed between the question and the answer,
+	// typically because the application was reloaded.
+	CodeToolChanged Code = "tool_changed"
 	// CodeTimeout: no answer within the gate's timeout (older protocols,
 	// where the server waits).
 	CodeTimeout Code = "timeout"
@@ -131,6 +135,11 @@ func replayed() Decision {
 func mismatch(detail string) Decision {
 	return Decision{Code: CodeMismatch, Detail: detail,
 		Message: "Not run: the approval was given for a different command or different arguments; call the tool again so the user is asked about this one."}
+}
+
+func toolChanged() Decision {
+	return Decision{Code: CodeToolChanged, Detail: "the tool's fingerprint differs from the one the user was asked about (the application was reloaded or its binary replaced)",
+		Message: "Not run: the tool changed while the user was being asked (the application was reloaded or its program replaced), so the approval does not cover it; call the tool again so the user is asked about it as it is now."}
 }
 
 func timedOut(wait time.Duration) Decision {

@@ -17,11 +17,13 @@
 //
 // The SDK passes RequestState and InputResponses through without checking
 // them; the gate checks everything. The state is an HMAC-SHA256 token over
-// the tool name, a hash of the canonical arguments, a hash of the exact prompt
-// the person read, the session id, a random nonce and an expiry. A retry
-// whose state is forged or expired, whose nonce was already used, whose
-// arguments or prompt differ, or whose answer does not answer the question
-// that was asked is refused. On older protocol versions the answer must also
+// the tool name, a hash of the tool's fingerprint (its definition and the
+// program behind it, which the person cannot see but is approving), a hash of
+// the canonical arguments, a hash of the exact prompt the person read, the
+// session id, a random nonce and an expiry. A retry whose state is forged or
+// expired, whose nonce was already used, whose arguments or prompt differ,
+// whose tool changed meanwhile (a reload, a replaced binary), or whose answer
+// does not answer the question that was asked is refused. On older protocol versions the answer must also
 // come from the elicitation the SDK performed within the same tools/call: a
 // client cannot present an answer it was never asked for.
 //

@@ -15,8 +15,8 @@ func Example() {
 	gate, err := elicit.NewGate(elicit.Options{
 		ServerName: "nats",
 		// Key: elicit.LoadKey("/etc/fisk-mcp/state.key") for replicas.
-		OnDecision: func(ctx context.Context, tool string, d elicit.Decision) {
-			slog.InfoContext(ctx, "approval", "tool", tool, "decision", d)
+		OnDecision: func(ctx context.Context, r elicit.Refusal) {
+			slog.InfoContext(ctx, "approval", "tool", r.Tool, "decision", r.Decision, "duration", r.Duration)
 		},
 	})
 	if err != nil {
@@ -33,6 +33,9 @@ func Example() {
 				Arguments:   req.Params.Arguments,
 				CommandLine: "nats stream rm ORDERS --force",
 				Trigger:     "ai:confirm",
+				// The tool's identity (exposure.ToolSet.Fingerprint): an
+				// approval given while the tool was reloaded is refused.
+				Fingerprint: "3f2a...",
 			})
 			slog.InfoContext(ctx, "approval", "tool", req.Params.Name, "decision", d)
 			if res != nil {

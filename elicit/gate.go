@@ -39,7 +39,7 @@ type Options struct {
 	// timed out or asking failed, after which the tool handler is not called
 	// again. Decisions that Check returns are not reported here; the caller
 	// already has them.
-	OnDecision func(ctx context.Context, tool string, d Decision)
+	OnDecision func(ctx context.Context, r Refusal)
 }
 
 // Gate asks a person to approve gated tool calls and fails closed.
@@ -49,7 +49,7 @@ type Gate struct {
 	signer     signer
 	timeout    time.Duration
 	replay     *replayCache
-	onDecision func(ctx context.Context, tool string, d Decision)
+	onDecision func(ctx context.Context, r Refusal)
 
 	// now and afterFunc are the clock; tests replace them.
 	now       func() time.Time
@@ -139,16 +139,17 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 			Message: fmt.Sprintf("Not run: the arguments cannot be bound to an approval (%v); send them as one JSON object without duplicate keys.", err)}, nil
 	}
 	msg := message(g.server, tool, p)
-	b := binding{Tool: tool, Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID())}
+	b := binding{Tool: tool, Def: hashString(p.Fingerprint), Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID())}
 	r, _ := ctx.Value(roundKey{}).(*round)
 	if len(req.Params.InputResponses) == 0 && req.Params.RequestState == "" {
-		return g.ask(req, b, msg, r)
+		return g.ask(req, b, msg, p.CommandLine, r)
 	}
 	return g.judge(req, b, r), nil
 }
 
 // ask produces the first round: the question and its signed state.
-func (g *Gate) ask(req *mcp.CallToolRequest, b binding, msg string, r *round) (Decision, *mcp.CallToolResult) {
+// commandLine is what the person is shown, for the middleware's report.
+func (g *Gate) ask(req *mcp.CallToolRequest, b binding, msg, commandLine string, r *round) (Decision, *mcp.CallToolResult) {
 	caps := req.ClientCapabilities()
 	legacy := serverElicits(req.Session)
 	if legacy {
@@ -173,7 +174,7 @@ func (g *Gate) ask(req *mcp.CallToolRequest, b binding, msg string, r *round) (D
 	if err != nil {
 		return failed("signing request state: " + err.Error()), nil
 	}
-	if legacy && !r.arm(state, b.Tool, g.timeout, g.afterFunc) {
+	if legacy && !r.arm(state, b.Tool, commandLine, g.timeout, g.afterFunc) {
 		return failed("the gate asked twice within one tools/call"), nil
 	}
 	return pending(), &mcp.CallToolResult{
@@ -209,6 +210,9 @@ func (g *Gate) judge(req *mcp.CallToolRequest, b binding, r *round) Decision {
 	now := g.now()
 	if isExpired(c.expiry(), now) {
 		return expired(fmt.Sprintf("state expired at %s, answer arrived at %s", c.expiry().UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano)))
+	}
+	if c.Tool == b.Tool && c.Def != b.Def {
+		return toolChanged()
 	}
 	if d := c.binding.diff(b); d != "" {
 		return mismatch(d)

@@ -31,8 +31,10 @@ type fixture struct {
 	srv  *mcp.Server
 	ran  atomic.Int32
 
-	mu        sync.Mutex
-	decisions []Decision // every decision, in order: Check's and the middleware's
+	mu          sync.Mutex
+	decisions   []Decision // every decision, in order: Check's and the middleware's
+	refusals    []Refusal  // what the middleware reported
+	fingerprint string     // the tools' Prompt.Fingerprint
 
 	// run, if set, is called where the command would run.
 	run func(ctx context.Context)
@@ -53,8 +55,11 @@ type fixtureOptions struct {
 func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	t.Helper()
 	f := &fixture{t: t, gaveUp: make(chan struct{})}
-	o.gate.OnDecision = func(_ context.Context, _ string, d Decision) {
-		f.record(d)
+	o.gate.OnDecision = func(_ context.Context, r Refusal) {
+		f.record(r.Decision)
+		f.mu.Lock()
+		f.refusals = append(f.refusals, r)
+		f.mu.Unlock()
 		f.gaveUpOnce.Do(func() { close(f.gaveUp) })
 	}
 	if o.gate.ServerName == "" {
@@ -101,6 +106,7 @@ func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Arguments:   req.Params.Arguments,
 		CommandLine: "fixture " + req.Params.Name + " -- " + in.Name,
 		Trigger:     "ai:confirm",
+		Fingerprint: f.currentFingerprint(),
 	})
 	f.record(d)
 	if res != nil {
@@ -111,6 +117,27 @@ func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		f.run(ctx)
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran " + in.Name}}}, nil
+}
+
+// setFingerprint changes the tools' fingerprint, as a reload that changed
+// them would.
+func (f *fixture) setFingerprint(fp string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fingerprint = fp
+}
+
+func (f *fixture) currentFingerprint() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.fingerprint
+}
+
+// reported returns what the middleware reported of its own refusals.
+func (f *fixture) reported() []Refusal {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Refusal(nil), f.refusals...)
 }
 
 func (f *fixture) record(d Decision) {

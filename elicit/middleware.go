@@ -42,6 +42,7 @@ func (g *Gate) Middleware() mcp.Middleware {
 			if !ok || !serverElicits(ss) {
 				return next(ctx, method, req)
 			}
+			start := g.now()
 			callCtx, cancel := context.WithCancelCause(ctx)
 			defer cancel(nil)
 			r := &round{cancel: cancel}
@@ -54,11 +55,33 @@ func (g *Gate) Middleware() mcp.Middleware {
 				d.Detail = "the client cancelled the call while the user was being asked: " + d.Detail
 			}
 			if g.onDecision != nil {
-				g.onDecision(ctx, r.tool, d)
+				g.onDecision(ctx, r.refusal(d, req, ss, g.now().Sub(start)))
 			}
 			return d.result(), nil
 		}
 	}
+}
+
+// Refusal describes a tools/call that the Middleware ended on its own, for
+// Options.OnDecision: the tool handler, which logs every other outcome, is
+// not called again after it. It holds what the gate knows of the call;
+// anything else (such as the tool's kind) is in what the handler logged
+// when it asked.
+type Refusal struct {
+	Decision Decision
+	// Tool is the tool the person was asked about, or the request's tool
+	// name when the call ended before anyone was asked.
+	Tool string
+	// CommandLine is the command shown to the person (Prompt.CommandLine,
+	// escaped and redacted by the caller); "" when nobody was asked.
+	CommandLine string
+	// Session is the session's id ("" on a session without one).
+	Session string
+	// Client is the client as it introduced itself at initialisation; nil
+	// when it did not.
+	Client *mcp.Implementation
+	// Duration runs from the arrival of the tools/call to the refusal.
+	Duration time.Duration
 }
 
 type roundKey struct{}
@@ -80,23 +103,24 @@ const (
 // the server's behalf. Its phase changes only under mu, so the timer and the
 // answer cannot both win.
 type round struct {
-	mu     sync.Mutex
-	phase  phase
-	state  string
-	tool   string
-	stop   func() bool
-	cancel context.CancelCauseFunc
+	mu          sync.Mutex
+	phase       phase
+	state       string
+	tool        string
+	commandLine string
+	stop        func() bool
+	cancel      context.CancelCauseFunc
 }
 
 // arm records the question and starts the wait. It fails if this call
 // already asked.
-func (r *round) arm(state, tool string, wait time.Duration, afterFunc func(time.Duration, func()) func() bool) bool {
+func (r *round) arm(state, tool, commandLine string, wait time.Duration, afterFunc func(time.Duration, func()) func() bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.phase != idle {
 		return false
 	}
-	r.phase, r.state, r.tool = asking, state, tool
+	r.phase, r.state, r.tool, r.commandLine = asking, state, tool, commandLine
 	r.stop = afterFunc(wait, r.expire)
 	return true
 }
@@ -142,6 +166,20 @@ func (r *round) halt() {
 		r.stop = nil
 	}
 	r.phase = finished
+}
+
+// refusal describes the refused call req of session ss.
+func (r *round) refusal(d Decision, req mcp.Request, ss *mcp.ServerSession, took time.Duration) Refusal {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := Refusal{Decision: d, Tool: r.tool, CommandLine: r.commandLine, Session: ss.ID(), Duration: took}
+	if call, ok := req.(*mcp.CallToolRequest); ok {
+		if out.Tool == "" && call.Params != nil {
+			out.Tool = call.Params.Name
+		}
+		out.Client = call.ClientInfo()
+	}
+	return out
 }
 
 // finish ends the round when the handler chain returned. An error while

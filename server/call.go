@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -15,26 +16,41 @@ import (
 // call runs one tools/call for the tool registered as name:
 //
 //	current set -> Confirmable -> validation -> approval gate ->
-//	concurrency slot -> Execute -> result
+//	concurrency slot -> same tool? -> Execute -> result
 //
 // The gate runs before the slot and outside the command's timeout, so a
 // person thinking does not hold a slot or eat the command's time. Every
-// failure after the lookup is an isError result the model can act on.
-func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// failure after the lookup is an isError result the model can act on, a
+// panic included.
+//
+// The tool is looked up once, and the call is bound to its fingerprint
+// (descriptor and binary): the approval covers that fingerprint, and once a
+// slot is free the name is looked up again and the call refused unless it
+// still names the same tool. Without that, a reload during the wait would
+// let the call run another program, or the new program with arguments
+// validated against the old schema.
+func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 	rec := newCallRecord(name, req)
 	defer s.logCall(ctx, rec)
+	// Registered after logCall, so it runs first and the line records the
+	// panic; the slot and the call tracker, registered later, are released
+	// before it runs.
+	defer s.recoverPanic(rec, &res, &err)
 
-	tool, ok := s.tools.Load().Lookup(name)
+	set := s.tools.Load()
+	tool, ok := set.Lookup(name)
 	if !ok || !tool.MCPExposable() {
 		rec.result = "unknown_tool"
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
+	fingerprint, _ := set.Fingerprint(name)
 	rec.kind = exposure.KindOf(tool)
 	gate, ok := tool.(exposure.Confirmable)
 	if !ok {
 		rec.result = "refused"
 		return errorResult("tool %q cannot report whether it needs a person's approval, so fisk-mcp refuses to run it; this is a server configuration problem, do not retry", name), nil
 	}
+	rec.decision = gateDecision(gate.NeedsConfirm())
 	args := arguments(req)
 	argv, err := gate.Command(args)
 	if err != nil {
@@ -59,9 +75,9 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 	defer end()
 
 	if gate.NeedsConfirm() {
-		res, ok := s.approve(ctx, req, rec, gate, args)
-		if !ok {
-			return res, nil
+		answer, approved := s.approve(ctx, req, rec, gate, args, fingerprint)
+		if !approved {
+			return answer, nil
 		}
 	}
 
@@ -71,19 +87,43 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 	}
 	defer s.release()
 
+	if now, ok := s.tools.Load().Fingerprint(name); !ok || now != fingerprint {
+		rec.result = "tool_changed"
+		return errorResult("nothing ran: the tool changed while the call waited (the application was reloaded); call %q again", name), nil
+	}
 	out, err := tool.Execute(ctx, args, s.deps(req, rec))
 	return s.result(name, out, err, rec), nil
+}
+
+// recoverPanic turns a panic anywhere in a call, a tool's Execute above
+// all, into an isError result, so one faulty tool cannot take down the
+// server and orphan every command other calls are running. The stack goes
+// to the log at Error; the model is told only that the call failed. It must
+// be deferred directly by call.
+func (s *Server) recoverPanic(rec *callRecord, res **mcp.CallToolResult, err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	s.log.Error("tool call panicked", "tool", rec.tool, "kind", string(rec.kind), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	rec.result = "panic"
+	rec.err = fmt.Errorf("panic: %v", v)
+	*res = errorResult("internal error; the call failed: tool %q broke down inside the server (the operator's log has the details). Retrying is unlikely to help.", rec.tool)
+	*err = nil
 }
 
 // approve consults the gate. ok is true when the person approved exactly
 // this call; otherwise res is what the handler returns as is: an
 // input-required result (the question) or an isError refusal.
-func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, gate exposure.Confirmable, args json.RawMessage) (res *mcp.CallToolResult, ok bool) {
+// The approval is bound to fingerprint, the tool's identity in the set it
+// was looked up in.
+func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, gate exposure.Confirmable, args json.RawMessage, fingerprint string) (res *mcp.CallToolResult, ok bool) {
 	res, d := s.cfg.Gate.Check(ctx, req, elicit.Prompt{
 		Tool:        rec.tool,
 		Arguments:   args,
 		CommandLine: rec.argv,
 		Trigger:     gate.ConfirmTrigger(),
+		Fingerprint: fingerprint,
 	})
 	rec.decision = string(d.Code)
 	rec.decisionDetail = d.Detail

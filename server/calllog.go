@@ -11,9 +11,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// decisionUngated is the logged decision of a call that needs no approval;
-// gated calls log the gate's decision code (elicit.Code).
-const decisionUngated = "ungated"
+// The logged decision of a call the gate did not decide; a call the gate
+// decided logs the gate's decision code (elicit.Code).
+const (
+	// decisionUngated: the tool needs no approval.
+	decisionUngated = "ungated"
+	// decisionNotAsked: the tool needs approval, but the call ended before
+	// anyone was asked (invalid arguments, shutdown).
+	decisionNotAsked = "not_asked"
+	// decisionNone: there was no tool that could say whether it needs
+	// approval (an unknown tool, or one that cannot report a gate).
+	decisionNone = "none"
+)
 
 // callRecord accumulates what one call did, for its single log line.
 type callRecord struct {
@@ -32,20 +41,35 @@ type callRecord struct {
 }
 
 func newCallRecord(tool string, req *mcp.CallToolRequest) *callRecord {
-	rec := &callRecord{tool: tool, kind: exposure.KindUnknown, argv: tool, decision: decisionUngated, start: time.Now()}
+	rec := &callRecord{tool: tool, kind: exposure.KindUnknown, argv: tool, decision: decisionNone, start: time.Now()}
 	if req == nil {
 		return rec
 	}
-	if info := req.ClientInfo(); info != nil {
-		rec.client = info.Name
-		if info.Version != "" {
-			rec.client += "/" + info.Version
-		}
-	}
+	rec.client = clientLabel(req.ClientInfo())
 	if req.Session != nil {
 		rec.session = req.Session.ID()
 	}
 	return rec
+}
+
+// clientLabel is how a client is named in logs: "name/version".
+func clientLabel(info *mcp.Implementation) string {
+	if info == nil {
+		return ""
+	}
+	if info.Version == "" {
+		return info.Name
+	}
+	return info.Name + "/" + info.Version
+}
+
+// gateDecision is what a call logs as its decision until the gate decides:
+// ungated, or not asked yet for a tool that needs approval.
+func gateDecision(needsConfirm bool) string {
+	if needsConfirm {
+		return decisionNotAsked
+	}
+	return decisionUngated
 }
 
 // logCall writes the call's one structured line at Info: tool, kind, argv
@@ -87,14 +111,31 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 // end a call after its handler already logged it as pending, so without
 // this the operator would not see how the call ended. New installs it on
 // the gate it creates when Config.Gate is nil.
-func DecisionLogger(l *slog.Logger) func(ctx context.Context, tool string, d elicit.Decision) {
-	return func(ctx context.Context, tool string, d elicit.Decision) {
-		l.LogAttrs(context.WithoutCancel(ctx), slog.LevelInfo, "tool call",
-			slog.String("tool", tool),
-			slog.String("decision", string(d.Code)),
-			slog.String("decision_detail", d.Detail),
+//
+// The line has the fields of every other call line except kind, which the
+// gate does not know: the handler's pending line for the same session and
+// tool carries it. argv is the command line the person was shown, already
+// redacted by the handler; duration covers the whole call, the wait for the
+// person included.
+func DecisionLogger(l *slog.Logger) func(ctx context.Context, r elicit.Refusal) {
+	return func(ctx context.Context, r elicit.Refusal) {
+		argv := r.CommandLine
+		if argv == "" {
+			argv = r.Tool
+		}
+		attrs := []slog.Attr{
+			slog.String("tool", r.Tool),
+			slog.String("argv", argv),
+			slog.String("client", clientLabel(r.Client)),
+			slog.String("session", r.Session),
+			slog.String("decision", string(r.Decision.Code)),
 			slog.String("result", "refused"),
-		)
+			slog.Duration("duration", r.Duration),
+		}
+		if r.Decision.Detail != "" {
+			attrs = append(attrs, slog.String("decision_detail", r.Decision.Detail))
+		}
+		l.LogAttrs(context.WithoutCancel(ctx), slog.LevelInfo, "tool call", attrs...)
 	}
 }
 

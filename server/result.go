@@ -56,6 +56,9 @@ func (s *Server) failure(name string, out *exposure.Outcome, err error, rec *cal
 		if s.calls.stop.Err() != nil {
 			msg = "the server shut down before the command finished, so its process group was killed"
 		}
+	case errors.Is(err, exposure.ErrBinaryChanged):
+		rec.result = "binary_changed"
+		msg = fmt.Sprintf("nothing ran: %v. fisk-mcp reloads a changed application when serving with --watch; call %q again", err, name)
 	case errors.As(err, &startErr):
 		rec.result = "start_failed"
 		msg = fmt.Sprintf("the command could not be started: %v; this is a server configuration problem, do not retry", err)
