@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -88,12 +86,13 @@ var configSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 })
 
 // loadConfigFile reads, validates and decodes a YAML configuration file.
-// Relative file paths in it are made relative to the file's directory, so a
-// configuration means the same thing from any working directory.
+// Relative file paths in it are relative to the file's directory, so a
+// configuration means the same thing from any working directory; an app
+// path without a slash is a name looked up in PATH, as on the command line.
 func loadConfigFile(path string) (*fileConfig, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readConfigFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
+		return nil, err
 	}
 	cfg, err := parseConfig(raw)
 	if err != nil {
@@ -104,8 +103,8 @@ func loadConfigFile(path string) (*fileConfig, error) {
 		return nil, err
 	}
 	rel := func(p string) string {
-		if p == "" || filepath.IsAbs(p) || !strings.ContainsRune(p, filepath.Separator) && !strings.HasPrefix(p, ".") {
-			// A bare name (no separator) is looked up in PATH, like on the command line.
+		if p == "" || filepath.IsAbs(p) || !strings.ContainsRune(p, '/') {
+			// A bare name (no slash) is looked up in PATH, like on the command line.
 			return p
 		}
 		return filepath.Join(dir, p)
@@ -126,9 +125,9 @@ func loadConfigFile(path string) (*fileConfig, error) {
 // parseConfig validates YAML text against the configuration schema and
 // decodes it.
 func parseConfig(raw []byte) (*fileConfig, error) {
-	var doc any
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("not valid YAML: %w", err)
+	doc, err := decodeYAML(raw)
+	if err != nil {
+		return nil, err
 	}
 	if doc == nil {
 		doc = map[string]any{}
@@ -140,7 +139,7 @@ func parseConfig(raw []byte) (*fileConfig, error) {
 	// map[string]any) whatever YAML produced.
 	js, err := json.Marshal(doc)
 	if err != nil {
-		return nil, fmt.Errorf("not representable as JSON (keys must be strings): %w", err)
+		return nil, fmt.Errorf("a value has no JSON form (%w); write plain strings, numbers, booleans and lists", err)
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
 	if err != nil {
@@ -161,7 +160,7 @@ func parseConfig(raw []byte) (*fileConfig, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&cfg); err != nil {
-		return nil, err
+		return nil, describeTypeError(err)
 	}
 	for _, d := range []struct {
 		key string

@@ -51,6 +51,13 @@ type settings struct {
 	Instructions   string
 	Watch          bool
 	StateKeyFile   string
+
+	// fromFile marks the single-valued flags whose value came from the
+	// configuration file, and fileItems counts the leading entries of each
+	// repeatable flag that did (see merge). A message about such a value
+	// names the file's key, not a flag the user never typed (see named).
+	fromFile  map[string]bool
+	fileItems map[string]int
 }
 
 // option is one registered flag: whether the user gave it and how to render
@@ -131,7 +138,7 @@ func (o *optionSet) integer(cmd *fisk.CmdClause, name, help string, target *int,
 // they behave, shared by serve, tools and config.
 func (o *optionSet) addSelection(cmd *fisk.CmdClause) {
 	s := o.s
-	o.str(cmd, "config", "YAML file with the same settings: keys are the flag names with _ (confirm_tag, token_file, ...), lists for repeatable flags, and apps: [{path, prefix, global_flag, include, exclude, include_tag, exclude_tag}] whose selection applies to that app only; flags override it and repeatable flags add to it", &s.ConfigFile, true).PlaceHolder("FILE")
+	o.str(cmd, "config", "YAML file with the same settings: keys are the flag names with _ (confirm_tag, token_file, ...), lists for repeatable flags, and apps: [{path, prefix, global_flag, include, exclude, include_tag, exclude_tag}] whose selection applies to that app only; relative paths in it are relative to the file, and an app path without a slash is looked up in PATH; flags override it and repeatable flags add to it", &s.ConfigFile, true).PlaceHolder("FILE")
 	o.list(cmd, "include", "Serve only tools whose name matches this regular expression (repeatable; any match keeps a tool)", "REGEX", &s.Include)
 	o.list(cmd, "exclude", "Never serve tools whose name matches this regular expression (repeatable; wins over --include)", "REGEX", &s.Exclude)
 	o.list(cmd, "include-tag", "Serve only tools carrying this tag themselves (repeatable; a tag inherited from a group does not include a tool; an empty value matches tools with no tags of their own)", "TAG", &s.IncludeTags)

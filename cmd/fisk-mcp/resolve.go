@@ -78,34 +78,40 @@ func merge(s *settings, given func(name string) bool, f *fileConfig) {
 	if f == nil {
 		return
 	}
+	s.fromFile, s.fileItems = map[string]bool{}, map[string]int{}
 	lists := []struct {
-		dst *[]string
-		src []string
+		flag string
+		dst  *[]string
+		src  []string
 	}{
-		{&s.Include, f.Include}, {&s.Exclude, f.Exclude},
-		{&s.IncludeTags, f.IncludeTags}, {&s.ExcludeTags, f.ExcludeTags},
-		{&s.ConfirmTags, f.ConfirmTags},
-		{&s.ReadOnlyTags, f.ReadOnlyTags}, {&s.AdditiveTags, f.AdditiveTags},
-		{&s.DestructiveTags, f.DestructiveTags}, {&s.IdempotentTags, f.IdempotentTags},
-		{&s.GlobalFlags, f.GlobalFlags}, {&s.ScrubEnv, f.ScrubEnv},
-		{&s.AllowOrigins, f.AllowOrigins}, {&s.AllowHosts, f.AllowHosts},
+		{"include", &s.Include, f.Include}, {"exclude", &s.Exclude, f.Exclude},
+		{"include-tag", &s.IncludeTags, f.IncludeTags}, {"exclude-tag", &s.ExcludeTags, f.ExcludeTags},
+		{"confirm-tag", &s.ConfirmTags, f.ConfirmTags},
+		{"read-only-tag", &s.ReadOnlyTags, f.ReadOnlyTags}, {"additive-tag", &s.AdditiveTags, f.AdditiveTags},
+		{"destructive-tag", &s.DestructiveTags, f.DestructiveTags}, {"idempotent-tag", &s.IdempotentTags, f.IdempotentTags},
+		{"global-flag", &s.GlobalFlags, f.GlobalFlags}, {"scrub-env", &s.ScrubEnv, f.ScrubEnv},
+		{"allow-origin", &s.AllowOrigins, f.AllowOrigins}, {"allow-host", &s.AllowHosts, f.AllowHosts},
 	}
 	for _, l := range lists {
 		*l.dst = append(append([]string(nil), l.src...), *l.dst...)
+		s.fileItems[l.flag] = len(l.src)
 	}
 	str := func(flag string, dst *string, src *string) {
 		if src != nil && !given(flag) {
 			*dst = *src
+			s.fromFile[flag] = true
 		}
 	}
 	boolean := func(flag string, dst *bool, src *bool) {
 		if src != nil && !given(flag) {
 			*dst = *src
+			s.fromFile[flag] = true
 		}
 	}
 	dur := func(flag string, dst *time.Duration, src *string) {
 		if src != nil && !given(flag) {
 			*dst, _ = time.ParseDuration(*src) // validated by parseConfig
+			s.fromFile[flag] = true
 		}
 	}
 	str("schema", &s.Schema, f.Schema)
@@ -118,6 +124,7 @@ func merge(s *settings, given func(name string) bool, f *fileConfig) {
 	dur("timeout", &s.Timeout, f.Timeout)
 	if f.Concurrency != nil && !given("concurrency") {
 		s.Concurrency = *f.Concurrency
+		s.fromFile["concurrency"] = true
 	}
 	dur("elicit-timeout", &s.ElicitTimeout, f.ElicitTimeout)
 	str("name", &s.Name, f.Name)
@@ -134,8 +141,8 @@ func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
 	sel := &p.Selection
-	sel.Include = compileAll("--include", s.Include, fail)
-	sel.Exclude = compileAll("--exclude", s.Exclude, fail)
+	sel.Include = compileAll(s.item("include"), s.Include, fail)
+	sel.Exclude = compileAll(s.item("exclude"), s.Exclude, fail)
 	sel.IncludeTags, sel.ExcludeTags, sel.ConfirmTags = s.IncludeTags, s.ExcludeTags, s.ConfirmTags
 	sel.ReadOnlyTags, sel.AdditiveTags = s.ReadOnlyTags, s.AdditiveTags
 	sel.DestructiveTags, sel.IdempotentTags = s.DestructiveTags, s.IdempotentTags
@@ -144,17 +151,17 @@ func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
 		flag, value string
 		allowed     []string
 	}{
-		{"--schema", s.Schema, []string{"restricted", "full"}},
-		{"--log-level", s.LogLevel, []string{"debug", "info", "warn", "error"}},
-		{"--log-format", s.LogFormat, []string{"text", "json"}},
+		{s.named("schema"), s.Schema, []string{"restricted", "full"}},
+		{s.named("log-level"), s.LogLevel, []string{"debug", "info", "warn", "error"}},
+		{s.named("log-format"), s.LogFormat, []string{"text", "json"}},
 	} {
 		if !slices.Contains(e.allowed, e.value) {
 			fail("%s %q: use one of %s", e.flag, e.value, strings.Join(e.allowed, ", "))
 		}
 	}
-	for _, name := range s.GlobalFlags {
+	for i, name := range s.GlobalFlags {
 		if name == "" || strings.HasPrefix(name, "-") {
-			fail("--global-flag %q: give the flag's name without dashes, e.g. --global-flag context", name)
+			fail("%s %q: give the flag's name without dashes, e.g. --global-flag context", s.item("global-flag")(i), name)
 		}
 	}
 
@@ -176,9 +183,18 @@ func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
 	for i, spec := range specs {
 		// Only entries of the file carry a selection, and they come first,
 		// so i is the entry's index in the file's apps list.
-		include := compileAll(fmt.Sprintf("--config apps[%d].include", i), spec.Include, fail)
-		exclude := compileAll(fmt.Sprintf("--config apps[%d].exclude", i), spec.Exclude, fail)
+		fromFile := f != nil && i < len(f.Apps)
+		include := compileAll(func(int) string { return s.fileKey(fmt.Sprintf("apps[%d].include", i)) }, spec.Include, fail)
+		exclude := compileAll(func(int) string { return s.fileKey(fmt.Sprintf("apps[%d].exclude", i)) }, spec.Exclude, fail)
 		path, err := resolveBinary(spec.Path)
+		if err != nil && fromFile {
+			hint := ""
+			if !strings.Contains(spec.Path, "/") {
+				hint = fmt.Sprintf(" (a path without a slash is a name looked up in PATH; write ./%s for a file beside the configuration)", spec.Path)
+			}
+			fail("%s: %v%s", s.fileKey(fmt.Sprintf("apps[%d].path", i)), err, hint)
+			continue
+		}
 		if err != nil {
 			fail("%v", err)
 			continue
@@ -205,6 +221,31 @@ func resolve(s *settings, f *fileConfig, serving bool) (*plan, error) {
 		return nil, problems(errs)
 	}
 	return p, nil
+}
+
+// named names a single-valued setting as the user gave it: the flag, or
+// the key of the configuration file its value came from.
+func (s *settings) named(flag string) string {
+	if s.fromFile[flag] {
+		return s.fileKey(strings.ReplaceAll(flag, "-", "_"))
+	}
+	return "--" + flag
+}
+
+// item returns a namer for the entries of a repeatable setting: the file's
+// entries come first (see merge), the command line's after them.
+func (s *settings) item(flag string) func(i int) string {
+	return func(i int) string {
+		if i < s.fileItems[flag] {
+			return s.fileKey(strings.ReplaceAll(flag, "-", "_"))
+		}
+		return "--" + flag
+	}
+}
+
+// fileKey names a key of the configuration file.
+func (s *settings) fileKey(key string) string {
+	return fmt.Sprintf("config %s: %s", s.ConfigFile, key)
 }
 
 // problems reports every error at once, one per line, so a bad command
@@ -240,31 +281,37 @@ func resolveServing(s *settings) (*servingPlan, error) {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if sp.Timeout <= 0 {
-		fail("--timeout %s: give a positive duration such as 30s", sp.Timeout)
+		fail("%s %s: give a positive duration such as 30s", s.named("timeout"), sp.Timeout)
 	}
 	if sp.ElicitTimeout <= 0 {
-		fail("--elicit-timeout %s: give a positive duration such as 2m", sp.ElicitTimeout)
+		fail("%s %s: give a positive duration such as 2m", s.named("elicit-timeout"), sp.ElicitTimeout)
 	}
 	if sp.Concurrency < 1 {
-		fail("--concurrency %d: allow at least 1 command at a time", sp.Concurrency)
+		fail("%s %d: allow at least 1 command at a time", s.named("concurrency"), sp.Concurrency)
 	}
 	if sp.HTTP == "" {
 		for _, o := range []struct {
 			name string
 			set  bool
-		}{{"--stateless", s.Stateless}, {"--allow-origin", len(s.AllowOrigins) > 0}, {"--allow-host", len(s.AllowHosts) > 0}, {"--insecure-no-auth", s.InsecureNoAuth}, {"--token-file", s.TokenFile != ""}} {
+		}{
+			{s.named("stateless"), s.Stateless},
+			{s.item("allow-origin")(len(s.AllowOrigins) - 1), len(s.AllowOrigins) > 0},
+			{s.item("allow-host")(len(s.AllowHosts) - 1), len(s.AllowHosts) > 0},
+			{s.named("insecure-no-auth"), s.InsecureNoAuth},
+			{s.named("token-file"), s.TokenFile != ""},
+		} {
 			if o.set {
 				fail("%s only applies to streamable HTTP: add --http ADDR or remove it", o.name)
 			}
 		}
 	}
-	for _, h := range s.AllowHosts {
+	for i, h := range s.AllowHosts {
 		if h == "" || strings.ContainsAny(h, "/@?#*, \t") {
-			fail("--allow-host %q: give a host name as clients write it in the URL, such as mcp.example.com, without scheme or path", h)
+			fail("%s %q: give a host name as clients write it in the URL, such as mcp.example.com, without scheme or path", s.item("allow-host")(i), h)
 		}
 	}
 	if s.TokenFile != "" {
-		tok, err := readToken(s.TokenFile)
+		tok, err := readToken(s.named("token-file"), s.TokenFile)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -278,7 +325,7 @@ func resolveServing(s *settings) (*servingPlan, error) {
 	if s.StateKeyFile != "" {
 		key, err := elicit.LoadKey(s.StateKeyFile)
 		if err != nil {
-			fail("--state-key-file: %v; create one with: openssl rand -hex 32 > %s", err, s.StateKeyFile)
+			fail("%s: %v; create one with: openssl rand -hex 32 > %s", s.named("state-key-file"), err, s.StateKeyFile)
 		}
 		sp.StateKey = key
 	}
@@ -297,20 +344,20 @@ const minTokenLen = 16
 // (the trailing newline of echo or an editor, and a CRLF line end), as the
 // server also ignores it around the token a client sends; an empty, a
 // multi-line or a short token is refused.
-func readToken(path string) (string, error) {
+func readToken(setting, path string) (string, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return "", fmt.Errorf("--token-file: %w; point it at a readable file holding the bearer token", err)
+		return "", fmt.Errorf("%s: %w; point it at a readable file holding the bearer token", setting, err)
 	}
 	tok := strings.TrimSpace(string(raw))
 	if tok == "" {
-		return "", fmt.Errorf("--token-file %s is empty; write the bearer token into it", path)
+		return "", fmt.Errorf("%s %s is empty; write the bearer token into it", setting, path)
 	}
 	if strings.ContainsAny(tok, "\r\n") {
-		return "", fmt.Errorf("--token-file %s holds more than one line; write only the bearer token", path)
+		return "", fmt.Errorf("%s %s holds more than one line; write only the bearer token", setting, path)
 	}
 	if len(tok) < minTokenLen {
-		return "", fmt.Errorf("--token-file %s holds a token of %d characters; a bearer token needs at least %d, or it can be guessed: make one with: openssl rand -hex 32 > %s", path, len(tok), minTokenLen, path)
+		return "", fmt.Errorf("%s %s holds a token of %d characters; a bearer token needs at least %d, or it can be guessed: make one with: openssl rand -hex 32 > %s", setting, path, len(tok), minTokenLen, path)
 	}
 	return tok, nil
 }
@@ -360,13 +407,14 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// compileAll compiles regular expressions, reporting each bad one.
-func compileAll(what string, exprs []string, fail func(string, ...any)) []*regexp.Regexp {
+// compileAll compiles regular expressions, reporting each bad one; what
+// names the setting entry i came from.
+func compileAll(what func(i int) string, exprs []string, fail func(string, ...any)) []*regexp.Regexp {
 	var out []*regexp.Regexp
-	for _, e := range exprs {
+	for i, e := range exprs {
 		re, err := regexp.Compile(e)
 		if err != nil {
-			fail("%s %q is not a valid regular expression (%v); fix it (Go RE2 syntax)", what, e, unwrapRegexp(err))
+			fail("%s %q is not a valid regular expression (%v); fix it (Go RE2 syntax)", what(i), e, unwrapRegexp(err))
 			continue
 		}
 		out = append(out, re)

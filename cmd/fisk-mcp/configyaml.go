@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// maxConfigBytes bounds the configuration file. A configuration is a few
+// settings; anything near this size is the wrong file, and reading it whole
+// must not cost the server its memory.
+const maxConfigBytes = 1 << 20
+
+// readConfigFile reads at most maxConfigBytes of path.
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
+	}
+	if len(raw) > maxConfigBytes {
+		return nil, fmt.Errorf("config %s is larger than 1 MiB; a configuration is a few settings: check that --config names the right file", path)
+	}
+	return raw, nil
+}
+
+// decodeYAML decodes the one YAML document of a configuration file; an
+// empty file is nil. Empty documents are ignored, but a second document
+// with content is refused, not skipped: settings after a stray "---" (a
+// confirm_tag, say) would otherwise silently not apply.
+func decodeYAML(raw []byte) (any, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	var doc any
+	found := false
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return doc, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("not valid YAML: %w", err)
+		}
+		if emptyDocument(&n) {
+			continue
+		}
+		if found {
+			return nil, fmt.Errorf("line %d: a second YAML document begins here; fisk-mcp reads one document, so its settings would not apply: move them into the first and remove the ---", n.Line)
+		}
+		found = true
+		if err := stringKeys(&n); err != nil {
+			return nil, err
+		}
+		if err := n.Decode(&doc); err != nil {
+			return nil, fmt.Errorf("not valid YAML: %w", err)
+		}
+	}
+}
+
+func emptyDocument(n *yaml.Node) bool {
+	if n.Kind != yaml.DocumentNode {
+		return false
+	}
+	return len(n.Content) == 0 || n.Content[0].Kind == yaml.ScalarNode && n.Content[0].ShortTag() == "!!null"
+}
+
+// stringKeys checks that every mapping key under n is a string: settings
+// are named, and YAML reads an unquoted 1, true or null as something else.
+func stringKeys(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			if key.Kind == yaml.ScalarNode && (key.ShortTag() == "!!str" || key.ShortTag() == "!!merge") {
+				continue
+			}
+			return fmt.Errorf("line %d: key %s is %s, not a name; keys are setting names such as timeout (quote the key if it is meant as one)", key.Line, keyText(key), yamlKind(key))
+		}
+	}
+	for _, c := range n.Content {
+		if err := stringKeys(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func keyText(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "at column " + fmt.Sprint(n.Column)
+}
+
+func yamlKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.ShortTag() {
+	case "!!int", "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	case "!!null":
+		return "null"
+	case "!!timestamp":
+		return "a timestamp"
+	}
+	return "of type " + n.ShortTag()
+}
+
+// describeTypeError names the key and the expected type when a value passed
+// the schema but does not fit its Go type (an integer too large for int).
+func describeTypeError(err error) error {
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) {
+		return err
+	}
+	key := ute.Field
+	if key == "" {
+		key = "the document"
+	}
+	switch ute.Type.Kind() {
+	case reflect.Int, reflect.Int64:
+		// The value is not repeated: YAML has read it as a float, so
+		// it would be shown rounded, not as written. The file's only
+		// integers are counts of at least 1.
+		return fmt.Errorf("%s: the number is out of range: expected an integer from 1 to %d", key, math.MaxInt)
+	case reflect.String:
+		return fmt.Errorf("%s: expected a string, got %s", key, ute.Value)
+	case reflect.Bool:
+		return fmt.Errorf("%s: expected true or false, got %s", key, ute.Value)
+	case reflect.Slice:
+		return fmt.Errorf("%s: expected a list, got %s", key, ute.Value)
+	}
+	return fmt.Errorf("%s: expected %s, got %s", key, ute.Type, ute.Value)
+}
