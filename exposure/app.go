@@ -1,18 +1,10 @@
 package exposure
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-
-	"github.com/choria-io/fisk"
-
-	"github.com/fisk-mcp/fisk-mcp/execrunner"
-	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
 // App is one fisk application to expose.
@@ -81,67 +73,4 @@ func (a App) label() string {
 		return a.Path
 	}
 	return a.Prefix + "=" + a.Path
-}
-
-// LoadedApp is an App together with its introspected model.
-type LoadedApp struct {
-	App
-	Model *fisk.ApplicationModel
-}
-
-// LoadOptions controls Load.
-type LoadOptions struct {
-	// Introspect is passed to introspect.Load for every app (environment,
-	// timeout, size bound). A nil Introspect.Env means
-	// execrunner.Environ(os.Environ(), nil): the server's environment
-	// without the built-in credential variables, plus LLMFORMAT=1, as a
-	// command would get it. introspect's own nil default is the unscrubbed
-	// os.Environ(), which would hand the server's LLM and cloud keys to
-	// every binary it introspects. A caller with a scrub list (--scrub-env)
-	// passes execrunner.Environ(os.Environ(), scrub), used as given.
-	Introspect introspect.Options
-	// Reload selects live-reload semantics: a name collision skips the later
-	// tool and records it in ToolSet.Skipped instead of failing the load.
-	Reload bool
-	// Previous is the set in force when reloading. A tool it serves keeps
-	// its name, and a newcomer claiming that name is skipped (see Rebuild).
-	// A non-nil Previous implies Reload.
-	Previous *ToolSet
-}
-
-// Load introspects every app (concurrently; results keep the configured
-// order), in a scrubbed environment unless o says otherwise (see
-// LoadOptions.Introspect), and builds the tool set from them and the custom
-// tools. The first
-// failing app in configured order is reported, so the error does not depend
-// on which introspection finished first; it is the *introspect.Error, which
-// names the binary.
-func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOptions) (*ToolSet, error) {
-	loaded := make([]LoadedApp, len(apps))
-	errs := make([]error, len(apps))
-	var wg sync.WaitGroup
-	for _, a := range apps {
-		if err := a.validate(); err != nil {
-			return nil, err
-		}
-	}
-	if o.Introspect.Env == nil {
-		o.Introspect.Env = execrunner.Environ(os.Environ(), nil)
-	}
-	for i, a := range apps {
-		loaded[i].App = a
-		wg.Go(func() {
-			loaded[i].Model, errs[i] = introspect.Load(ctx, a.Path, o.Introspect)
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	if o.Previous != nil {
-		return Rebuild(loaded, custom, p, o.Previous)
-	}
-	return Build(loaded, custom, p, o.Reload)
 }

@@ -349,7 +349,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 	tags := c.tags.effective()
 	title := c.leaf.FullCommand()
 	desc, model := describeCommand(c.leaf.Path, c.leaf.Command.Help, c.leaf.Command.HelpLong, tags)
-	return &commandTool{
+	t := &commandTool{
 		name:        c.name,
 		title:       title,
 		source:      c.app.app.Path,
@@ -361,7 +361,11 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		trigger:     p.trigger(c.tags),
 		cmd:         cmd,
 		inputs:      commandSchemaInputs{mode: mode, source: source, globals: c.app.globalsHash},
-	}, nil
+	}
+	if id := c.app.app.identity; id != nil {
+		t.bindTo(*id)
+	}
+	return t, nil
 }
 
 // warnings lists, in the fixed order, what the operator should know about

@@ -152,19 +152,25 @@ func (t *commandTool) Execute(ctx context.Context, input json.RawMessage, deps E
 // fisk-mcp does on its own with --watch) yields tools bound to the new file.
 var ErrBinaryChanged = errors.New("the application binary changed since it was loaded")
 
-// loadedBinary is the identity of a command's binary at load, captured once.
+// loadedBinary is the identity of a command's binary at load, set once.
 type loadedBinary struct {
 	once sync.Once
 	id   fileIdentity
 	err  error
 }
 
-// binaryIdentity returns the binary's path and its identity as loaded. The
-// first call captures it; building a ToolSet makes that call for every
-// command tool, right after the build that follows introspection, so the
-// identity is that of the file that was introspected unless the file was
-// replaced in between (the window is the build's duration; a watcher sees
-// such a replacement and reloads).
+// bindTo binds the tool to the file with identity id: the file that was
+// introspected, as Load recorded it. It must be called before the tool is
+// used.
+func (t *commandTool) bindTo(id fileIdentity) {
+	t.loaded.once.Do(func() { t.loaded.id = id })
+}
+
+// binaryIdentity returns the binary's path and its identity as loaded. A
+// tool built by Load was bound to the introspected file (see bindTo). For
+// one built from a caller's model, the first call captures the file at the
+// path; building a ToolSet makes that call for every command tool, so the
+// identity is that of the file present when the set was built.
 func (t *commandTool) binaryIdentity() (string, fileIdentity, error) {
 	t.loaded.once.Do(func() { t.loaded.id, t.loaded.err = statBinary(t.binary) })
 	return t.binary, t.loaded.id, t.loaded.err

@@ -60,8 +60,8 @@ func fingerprintOf(t Tool) fingerprint {
 
 // binaryBacked is implemented by tools that run a program found at a path.
 type binaryBacked interface {
-	// binaryIdentity returns the path and the identity of the file that
-	// was there when the tool was loaded (captured on the first call).
+	// binaryIdentity returns the path and the identity of the file the
+	// tool was loaded from (fixed by the first call at the latest).
 	binaryIdentity() (path string, id fileIdentity, err error)
 }
 

@@ -8,8 +8,10 @@ import (
 )
 
 // Skip records a tool left out of a reloaded set because its final name was
-// already taken by a tool earlier in the fixed order. Tools removed by the
-// operator's selection are not skips.
+// already taken: by a tool earlier in the fixed order, or, in a Rebuild, by
+// the tool that served the name in the previous set, which keeps it even
+// against a newcomer earlier in the order. Reason says which. Tools removed
+// by the operator's selection are not skips.
 type Skip struct {
 	Name   string // the colliding final name
 	Source string // the tool left out (application and command, or custom tool)
@@ -36,8 +38,9 @@ type builtTool struct {
 }
 
 // newToolSet indexes tools, whose names are already unique. It also
-// captures the identity of every command's binary (see bindingOf): a build
-// directly follows the introspection it describes.
+// fixes the identity of every command's binary in its binding (see
+// bindingOf): the file introspected by Load, or, for a model the caller
+// supplied, the file at the path now.
 func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
 	s := &ToolSet{
 		tools:    make([]Tool, len(tools)),

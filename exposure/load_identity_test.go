@@ -1,0 +1,115 @@
+package exposure_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/introspect"
+)
+
+// The stand-in applications below are shell scripts, test inputs only. Each
+// changes its own file from inside its introspection, so the change always
+// falls between the stat before and the stat after, with no timing involved.
+
+// oldDoc is the model of a program that is not the fixture: its one command
+// "old" must never be served for the fixture's file.
+const oldDoc = `{"name":"oldapp","commands":[{"name":"old","help":"the program before the swap",` +
+	`"schema":{"type":"object"},"restricted_schema":{"type":"object","additionalProperties":false}}]}`
+
+func writeScript(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func loadOne(path string) (*exposure.ToolSet, error) {
+	return exposure.Load(background, []exposure.App{{Path: path}}, nil, exposure.Policy{}, exposure.LoadOptions{})
+}
+
+func TestLoadRetriesAnIntrospectionDuringWhichTheBinaryWasReplacedAndBindsTheFinalFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "app")
+	next := filepath.Join(dir, "app.next")
+	copyFile(t, fixtureBin, next)
+	// The old program puts the fixture in its own place, as a deployment
+	// would, then answers with its own model.
+	writeScript(t, path, "mv -f '"+next+"' '"+path+"'\nprintf '%s\\n' '"+oldDoc+"'\n")
+
+	set, err := loadOne(path)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if _, ok := set.Lookup("old"); ok {
+		t.Fatalf("the tools describe the replaced program: %v", names(set))
+	}
+	// Built from the fixture's model and bound to the file at the path
+	// now, which the retry introspected: the same tool in every respect.
+	want := buildApp(t, path)
+	for _, tool := range want.Tools() {
+		got, ok := set.Fingerprint(tool.Name())
+		if w, _ := want.Fingerprint(tool.Name()); !ok || got != w {
+			t.Errorf("%s: fingerprint %q, want %q (the tool is not bound to the file at the path)", tool.Name(), got, w)
+		}
+	}
+	var runs int
+	if out, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs)); err != nil || runs != 1 || out.Exec.ExitCode != 0 {
+		t.Errorf("Execute = %+v, %v after %d runs; want one clean run of the introspected file", out, err, runs)
+	}
+}
+
+func TestLoadFailsWhenTheBinaryChangesDuringBothIntrospections(t *testing.T) {
+	cases := []struct {
+		label  string
+		change string // shell commands changing the script's own file at $self
+		says   string
+	}{
+		{"renamed over", "cp \"$self\" \"$self.tmp\" && mv -f \"$self.tmp\" \"$self\"\n", "was replaced"},
+		{"rewritten in place", "echo '# rewritten' >> \"$self\"\n", "was modified in place"},
+	}
+	for _, c := range cases {
+		t.Run(c.label, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "app")
+			doc := filepath.Join(dir, "doc.json")
+			runs := filepath.Join(dir, "runs")
+			if err := os.WriteFile(doc, fixtureDoc, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			writeScript(t, path, "self='"+path+"'\necho run >> '"+runs+"'\n"+c.change+"cat '"+doc+"'\n")
+
+			set, err := loadOne(path)
+
+			if set != nil || err == nil {
+				t.Fatalf("Load = %v tools, %v; want a failure", set.Len(), err)
+			}
+			var ie *introspect.Error
+			msg := err.Error()
+			if errors.As(err, &ie) || !strings.Contains(msg, "the binary changed while it was being introspected; try again") ||
+				!strings.Contains(msg, path+" "+c.says) {
+				t.Errorf("Load error = %v; want it to say that %s %s while being introspected, and to try again", err, path, c.says)
+			}
+			if log, err := os.ReadFile(runs); err != nil || string(log) != "run\nrun\n" {
+				t.Errorf("the binary was introspected %q times (%v), want exactly twice: one retry", log, err)
+			}
+		})
+	}
+}
+
+func TestLoadedToolsRefuseAByteIdenticalBinaryRenamedOverTheirFile(t *testing.T) {
+	path := copyFixture(t)
+	set, err := loadOne(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renameOver(t, path, func(tmp string) { copyFile(t, fixtureBin, tmp) })
+
+	var runs int
+	if _, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs)); !errors.Is(err, exposure.ErrBinaryChanged) || runs != 0 {
+		t.Errorf("Execute = %v after %d runs, want ErrBinaryChanged and none", err, runs)
+	}
+}
