@@ -22,13 +22,17 @@ func Example() {
 
 	apps := []exposure.App{{Path: "/usr/local/bin/nats"}}
 	env := execrunner.Environ(os.Environ(), nil)
-	load := func(ctx context.Context, reload bool) (*exposure.ToolSet, error) {
+	load := func(ctx context.Context, previous *exposure.ToolSet) (*exposure.ToolSet, error) {
 		return exposure.Load(ctx, apps, nil, exposure.Policy{}, exposure.LoadOptions{
 			Introspect: introspect.Options{Env: env},
-			Reload:     reload,
+			Previous:   previous, // nil at startup: a collision fails the load
 		})
 	}
-	set, err := load(ctx, false)
+	watch := &server.Watcher{Paths: []string{apps[0].Path}, Logger: log}
+	// Taken before the first load, so a binary replaced while it runs is
+	// reloaded rather than taken for the one that was introspected.
+	watch.Baseline = watch.Snapshot()
+	set, err := load(ctx, nil)
 	if err != nil {
 		log.Error("loading tools", "err", err)
 		return
@@ -49,10 +53,11 @@ func Example() {
 		log.Error("server", "err", err)
 		return
 	}
-	go server.Watch(ctx, []string{apps[0].Path},
-		func(ctx context.Context) (*exposure.ToolSet, error) { return load(ctx, true) },
-		func(s *exposure.ToolSet) { srv.Publish(s) },
-		log)
+	// A reload is built against the set being served: its tools keep their
+	// names, and a newcomer claiming one is skipped, not fatal.
+	watch.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return load(ctx, srv.Tools()) }
+	watch.Publish = func(s *exposure.ToolSet) { srv.Publish(s) }
+	go watch.Run(ctx)
 	if err := srv.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {
 		log.Error("serving", "err", err)
 	}
