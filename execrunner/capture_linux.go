@@ -119,6 +119,12 @@ func (c *capture) pollUntilEOF(deadline time.Time) bool {
 	for !c.eof {
 		wait := time.Until(deadline)
 		if wait <= 0 {
+			// Output written before the deadline that this goroutine had
+			// no chance to read yet is still the command's output.
+			if c.buf == nil {
+				c.buf = readBufs.Get().(*[readBufSize]byte)
+			}
+			c.eof = drainBuffered(c.fd, c.buf[:], c.ring)
 			return true
 		}
 		switch ppoll(fds[:], wait) {
@@ -205,6 +211,16 @@ var sysPidfdOpen = func() uintptr {
 	}
 	return 434
 }()
+
+// pipeBuffered reports how many bytes the pipe at fd holds (FIONREAD), or
+// 0 if it cannot tell.
+func pipeBuffered(fd int) int {
+	var n int32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TIOCINQ, uintptr(unsafe.Pointer(&n))); errno != 0 {
+		return 0
+	}
+	return int(n)
+}
 
 // pollFd is struct pollfd.
 type pollFd struct {

@@ -75,3 +75,38 @@ func TestPortablePathKeepsTheGuarantees(t *testing.T) {
 	})
 	t.Run("no descriptor left open", checkRunsLeaveNoDescriptorOpen)
 }
+
+// Output the leader wrote before it exited is the command's output even
+// when the supervisor, descheduled on a busy machine, reaches the end of the
+// capture only after the kill grace has passed. A grace of a nanosecond
+// makes that happen on every run: the deadline has passed before the first
+// read after the exit. The flood helper's last write fills the pipe (it
+// asks for 1 MiB) and exits, so megabytes are in flight when it does;
+// before the capture took what the pipe held at the deadline, they were
+// lost on about one run in three.
+func TestOutputBufferedWhenTheGraceEndsIsKept(t *testing.T) {
+	const size = 4_000_000
+	paths := []struct {
+		name  string
+		setup func(*testing.T)
+	}{
+		{"pidfd", func(*testing.T) {}},
+		{"portable", withoutPidfd},
+	}
+	for _, path := range paths {
+		t.Run(path.name, func(t *testing.T) {
+			path.setup(t)
+			for run := range 10 {
+				c := helperCmd("flood", fmt.Sprint(size))
+				c.KillGrace = time.Nanosecond
+				res, err := Run(context.Background(), c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.BytesTotal != size {
+					t.Fatalf("run %d captured %d of the %d bytes written before the exit", run, res.BytesTotal, size)
+				}
+			}
+		})
+	}
+}

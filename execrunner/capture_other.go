@@ -46,3 +46,8 @@ func (p *Process) awaitExit() {
 func (p *Process) finishCapture(deadline time.Time) {
 	p.out.reader.finish(deadline)
 }
+
+// pipeBuffered bounds what is read from a pipe once the deadline passed:
+// without a portable FIONREAD, one read buffer, 64 KiB, the most a pipe
+// holds on the BSDs and macOS.
+func pipeBuffered(int) int { return readBufSize }
