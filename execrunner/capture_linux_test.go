@@ -43,23 +43,18 @@ func TestPortablePathKeepsTheGuarantees(t *testing.T) {
 		if _, err := Run(context.Background(), familyCmd("exit", pidFile, true)); err != nil {
 			t.Fatal(err)
 		}
-		finished := time.Now()
 		leader, grandchild := awaitPidFile(t, pidFile)
-		if alive := waitGone(finished.Add(testGrace+time.Second), leader, grandchild); alive != nil {
+		if alive := waitGone(leader, grandchild); alive != nil {
 			t.Fatalf("left running after a normal exit: %v", alive)
 		}
 	})
 	t.Run("timeout kills the group", func(t *testing.T) {
-		pidFile := filepath.Join(t.TempDir(), "pids")
-		c := familyCmd("hang", pidFile, true)
-		c.Timeout = 2 * time.Second
-		res, err := Run(context.Background(), c)
-		expired := time.Now()
-		if !errors.Is(err, ErrTimeout) || res == nil || res.Signal != "SIGKILL" {
+		run := runUntilTimeout(t, true, testGrace)
+		if res, err := run.res, run.err; !errors.Is(err, ErrTimeout) || res == nil || res.Signal != "SIGKILL" {
 			t.Fatalf("result %+v, error %v; want death by SIGKILL and ErrTimeout", res, err)
 		}
-		leader, grandchild := awaitPidFile(t, pidFile)
-		if alive := waitGone(expired.Add(testGrace+time.Second), leader, grandchild); alive != nil {
+		leader, grandchild := awaitPidFile(t, run.pidFile)
+		if alive := waitGone(leader, grandchild); alive != nil {
 			t.Fatalf("still running after the timeout: %v", alive)
 		}
 	})

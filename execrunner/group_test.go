@@ -3,6 +3,7 @@ package execrunner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,11 @@ import (
 )
 
 const testGrace = 300 * time.Millisecond
+
+// patience bounds waits for what a working runner makes happen however
+// slow the machine is (a killed process to be gone, a helper to report): it
+// turns a hang into a failure and is never waited out on the passing path.
+const patience = 30 * time.Second
 
 // familyCmd runs the family helper: a leader that starts a grandchild in its
 // group (holding the output pipe), reports both pids to pidFile, then exits
@@ -29,7 +35,7 @@ func familyCmd(then, pidFile string, ignoreTerm bool) Command {
 // grandchild runs.
 func awaitPidFile(t *testing.T, path string) (leader, grandchild int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		b, err := os.ReadFile(path)
 		if err == nil {
@@ -44,38 +50,70 @@ func awaitPidFile(t *testing.T, path string) (leader, grandchild int) {
 	}
 }
 
+// timedOut is a run of the hanging family helper that its timeout ended.
+type timedOut struct {
+	res     *Result
+	err     error
+	timeout time.Duration
+	pidFile string // holds the helper's report
+}
+
+// runUntilTimeout runs the hanging family helper under a timeout that must
+// fire after the helper started its grandchild and reported both pids, or
+// there is no group to kill. The timeout counts from the start, so no event
+// can hold it back: a run whose helper did not report before it fired (a
+// slow machine) is run again with twice the time. The report is written
+// before the helper hangs and the run returns only after the group was
+// killed, so after Run it either exists or never will. The passing path
+// waits one short timeout; slowness costs reruns, not a false failure.
+func runUntilTimeout(t *testing.T, ignoreTerm bool, grace time.Duration) timedOut {
+	t.Helper()
+	dir := t.TempDir()
+	for timeout := time.Second; ; timeout *= 2 {
+		pidFile := filepath.Join(dir, "pids-"+timeout.String())
+		c := familyCmd("hang", pidFile, ignoreTerm)
+		c.Timeout, c.KillGrace = timeout, grace
+		res, err := Run(context.Background(), c)
+		if _, statErr := os.Stat(pidFile); statErr == nil {
+			return timedOut{res: res, err: err, timeout: timeout, pidFile: pidFile}
+		}
+		if 2*timeout > patience {
+			t.Fatalf("the helper never reported its pids before its timeout, the last of %v: %+v, %v", timeout, res, err)
+		}
+		t.Logf("the helper did not report its pids within its %v timeout; running it again with more time", timeout)
+	}
+}
+
 func TestTimeoutKillsTheWholeGroup(t *testing.T) {
 	tests := []struct {
 		name       string
 		ignoreTerm bool
+		grace      time.Duration
 		signal     string
 	}{
-		{"SIGTERM suffices", false, "SIGTERM"},
-		{"SIGKILL after the grace when SIGTERM is ignored", true, "SIGKILL"},
+		// The grace only bounds a failure: the helper dies of SIGTERM
+		// however long it takes the machine to deliver it.
+		{"SIGTERM suffices", false, patience, "SIGTERM"},
+		{"SIGKILL after the grace when SIGTERM is ignored", true, testGrace, "SIGKILL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "pids")
-			c := familyCmd("hang", pidFile, tt.ignoreTerm)
-			// Long enough for the helper to start its grandchild first; the
-			// test fails loudly (no pids) rather than passing if it did not.
-			c.Timeout = 2 * time.Second
-			res, err := Run(context.Background(), c)
-			expired := time.Now()
+			run := runUntilTimeout(t, tt.ignoreTerm, tt.grace)
+			res, err := run.res, run.err
 			if !errors.Is(err, ErrTimeout) {
 				t.Fatalf("error %v, want ErrTimeout", err)
 			}
-			if want := "timed out after 2s; process group killed"; err.Error() != want {
+			if want := fmt.Sprintf("timed out after %v; process group killed", run.timeout); err.Error() != want {
 				t.Fatalf("error text %q, want %q", err, want)
 			}
-			leader, grandchild := awaitPidFile(t, pidFile)
-			if alive := waitGone(expired.Add(testGrace+time.Second), leader, grandchild); alive != nil {
+			leader, grandchild := awaitPidFile(t, run.pidFile)
+			if alive := waitGone(leader, grandchild); alive != nil {
 				t.Fatalf("still running after the timeout: %v", alive)
 			}
 			if res == nil || res.Signal != tt.signal || res.ExitCode != -1 {
 				t.Fatalf("result %+v, want death by %s", res, tt.signal)
 			}
-			if !strings.Contains(res.Output, strings.TrimSpace(mustRead(t, pidFile))) {
+			if !strings.Contains(res.Output, strings.TrimSpace(mustRead(t, run.pidFile))) {
 				t.Fatalf("partial output lost: %q", res.Output)
 			}
 		})
@@ -98,7 +136,6 @@ func TestCancelKillsTheWholeGroup(t *testing.T) {
 				t.Fatalf("helper pid %d, Pid() %d", leader, p.Pid())
 			}
 			cancel()
-			canceled := time.Now()
 			res, err := p.Wait()
 			if !errors.Is(err, ErrCanceled) || !errors.Is(err, context.Canceled) {
 				t.Fatalf("error %v, want ErrCanceled", err)
@@ -106,7 +143,7 @@ func TestCancelKillsTheWholeGroup(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "canceled after ") || !strings.HasSuffix(err.Error(), "; process group killed") {
 				t.Fatalf("error text %q", err)
 			}
-			if alive := waitGone(canceled.Add(testGrace+time.Second), leader, grandchild); alive != nil {
+			if alive := waitGone(leader, grandchild); alive != nil {
 				t.Fatalf("still running after the cancel: %v", alive)
 			}
 			if res == nil || res.Signal == "" {
@@ -119,7 +156,6 @@ func TestCancelKillsTheWholeGroup(t *testing.T) {
 func TestNormalExitKillsGrandchildrenLeftInTheGroup(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	res, err := Run(context.Background(), familyCmd("exit", pidFile, true))
-	finished := time.Now()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +163,7 @@ func TestNormalExitKillsGrandchildrenLeftInTheGroup(t *testing.T) {
 		t.Fatalf("exit code %d", res.ExitCode)
 	}
 	leader, grandchild := awaitPidFile(t, pidFile)
-	if alive := waitGone(finished.Add(testGrace+time.Second), leader, grandchild); alive != nil {
+	if alive := waitGone(leader, grandchild); alive != nil {
 		t.Fatalf("left running after a normal exit: %v", alive)
 	}
 }

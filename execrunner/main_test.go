@@ -252,9 +252,13 @@ func processGone(pid int) bool {
 	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
 }
 
-// waitGone polls until every pid has exited or the deadline passes, and
-// reports the ones still alive.
-func waitGone(deadline time.Time, pids ...int) []int {
+// waitGone polls until every pid has exited, and reports the ones still
+// alive after patience. Callers wait for processes the runner killed (or
+// never started) before returning, so a working runner passes at once; the
+// bound leaves the kernel all the time a busy machine takes to end them,
+// and a process the runner failed to kill sleeps for an hour.
+func waitGone(pids ...int) []int {
+	deadline := time.Now().Add(patience)
 	for {
 		var alive []int
 		for _, pid := range pids {
