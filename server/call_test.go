@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -81,26 +82,46 @@ func TestInvalidArgumentsRunNothing(t *testing.T) {
 	}
 }
 
+// spawnReport is the line spawn prints once its grandchild runs: "PID CHILD".
+var spawnReport = regexp.MustCompile(`(?m)^[0-9]+ [0-9]+$`)
+
 func TestTimeoutKillsTheProcessGroupAndKeepsPartialOutput(t *testing.T) {
-	// The timeout only has to outlast spawn's start, which the assertions
-	// on its partial output rely on; nothing asserts how long it took.
-	s, _ := newServer(t, Config{Timeout: 2 * time.Second}, fixtureSet(t, exposure.Policy{}))
-	pidFile, written := pidFIFO(t)
-	res := call(t, connect(t, s, legacyVersion, nil), "spawn", map[string]any{"context": "test", "for": "1h", "pid-file": pidFile})
-	if !res.IsError || !strings.Contains(text(res), "timed out") {
-		t.Fatalf("result = %q (isError %v), want a timeout error", text(res), res.IsError)
-	}
-	env := envelope(t, res)
-	if env.ExitCode != -1 || env.Signal == "" {
-		t.Errorf("envelope = %+v, want death by signal", env)
-	}
-	pids := watchPids(t, wait(t, written, "spawn's pids"))
-	for pid := range pids {
-		if !strings.Contains(env.Output, itoa(pid)) {
-			t.Errorf("partial output %q lacks pid %d", env.Output, pid)
+	// The timeout counts from the command's start and has to outlast
+	// spawn's start, which prints the pids the assertions rely on. No event
+	// can hold a timeout back, so a run whose spawn had not printed them
+	// when it fired (a slow machine) is run again with twice the timeout:
+	// the passing path waits one short timeout, slowness costs reruns, and
+	// nothing asserts how long anything took.
+	for timeout := time.Second; ; timeout *= 2 {
+		s, _ := newServer(t, Config{Timeout: timeout}, fixtureSet(t, exposure.Policy{}))
+		pidFile, written := pidFIFO(t)
+		res := call(t, connect(t, s, legacyVersion, nil), "spawn", map[string]any{"context": "test", "for": "1h", "pid-file": pidFile})
+		if !res.IsError || !strings.Contains(text(res), "timed out") {
+			t.Fatalf("result = %q (isError %v), want a timeout error", text(res), res.IsError)
 		}
+		env := envelope(t, res)
+		if env.ExitCode != -1 || env.Signal == "" {
+			t.Errorf("envelope = %+v, want death by signal", env)
+		}
+		if !spawnReport.MatchString(env.Output) {
+			// The group was killed before the call returned, so spawn
+			// never will print them; its grandchild, if any, died with it.
+			if 2*timeout > guard/2 {
+				t.Fatalf("spawn never printed its pids before the timeout, the last of %v: output %q", timeout, env.Output)
+			}
+			t.Logf("spawn had not printed its pids when its %v timeout fired; running it again with more time", timeout)
+			continue
+		}
+		// spawn writes the pipe before it prints.
+		pids := watchPids(t, wait(t, written, "spawn's pids"))
+		for pid := range pids {
+			if !strings.Contains(env.Output, itoa(pid)) {
+				t.Errorf("partial output %q lacks pid %d", env.Output, pid)
+			}
+		}
+		awaitExit(t, pids)
+		return
 	}
-	awaitExit(t, pids)
 }
 
 func TestCancelKillsTheProcessGroup(t *testing.T) {
