@@ -160,8 +160,29 @@ type client struct {
 	manual      bool
 	progress    func(*mcp.ProgressNotificationClientRequest)
 	listChanged func()
+	// subscribed, when set, is closed once the server acknowledges the
+	// client's subscriptions/listen stream (2026-07-28 only): list changes
+	// reach the client from then on.
+	subscribed chan struct{}
 	// env is added to the server's environment.
 	env []string
+}
+
+// newClient makes the SDK client c describes.
+func (c client) newClient(name string) *mcp.Client {
+	mc := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1.0.0"}, c.options())
+	if c.subscribed != nil {
+		var once sync.Once
+		mc.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "notifications/subscriptions/acknowledged" {
+					once.Do(func() { close(c.subscribed) })
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
+	return mc
 }
 
 func (c client) options() *mcp.ClientOptions {
@@ -203,7 +224,7 @@ func startStdio(t *testing.T, c client, args ...string) *session {
 	cmd.Env = append(os.Environ(), c.env...)
 	log := newLogBuffer()
 	cmd.Stderr = log
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1.0.0"}, c.options()).
+	cs, err := c.newClient("e2e").
 		Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
 	if err != nil {
 		t.Fatalf("connecting to %v: %v\nstderr:\n%s", cmd.Args, err, log.String())
@@ -284,6 +305,18 @@ func args(kv ...any) map[string]any {
 		m[kv[i].(string)] = kv[i+1]
 	}
 	return m
+}
+
+// await receives from ch, or fails the test after patience.
+func await[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(patience):
+		t.Fatalf("timed out waiting for %s", what)
+		panic("unreachable")
+	}
 }
 
 // waitFor waits until cond holds, checking again whenever tick fires.

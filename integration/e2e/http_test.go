@@ -82,7 +82,7 @@ func (h *httpServer) connect(t *testing.T, c client) *mcp.ClientSession {
 		HTTPClient: &http.Client{Transport: bearer{token: h.token, base: http.DefaultTransport}},
 		MaxRetries: -1,
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1.0.0"}, c.options()).
+	cs, err := c.newClient("e2e-http").
 		Connect(t.Context(), transport, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
 	if err != nil {
 		t.Fatalf("connecting over HTTP: %v\n%s", err, h.log.String())

@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -135,21 +139,47 @@ func concurrencyCapHolds(t *testing.T, proto string) {
 // then exits cleanly.
 func TestSIGTERMDrainsInFlightCalls(t *testing.T) {
 	s := startStdio(t, client{protocol: modernProtocol}, fixtureBin)
+	// spawn's pid file is a named pipe: writing it holds spawn until the
+	// test reads it, so the command is still running when the drain
+	// begins however slowly the signal is delivered, and it finishes on
+	// its own once the test lets it go on.
 	pidFile := filepath.Join(t.TempDir(), "pids")
+	if err := syscall.Mkfifo(pidFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// A reader of our own releases a spawn the test never read.
+		if f, err := os.OpenFile(pidFile, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
 	type outcome struct {
 		res *mcp.CallToolResult
 		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "spawn", Arguments: args("pid-file", pidFile, "for", "1500ms")})
+		res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "spawn", Arguments: args("pid-file", pidFile, "for", "100ms")})
 		done <- outcome{res, err}
 	}()
-	waitFor(t, "the command to run", func() bool { return fileReady(pidFile) })
+	waitFor(t, "the command to run", func() bool { return runningWith(pidFile) })
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	s.log.waitRecord(t, "for the drain", func(r map[string]any) bool { return r["msg"] == "draining in-flight calls" })
+	read := make(chan error, 1)
+	go func() {
+		_, err := os.ReadFile(pidFile)
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		if err != nil {
+			t.Fatalf("reading spawn's pids: %v", err)
+		}
+	case <-time.After(patience):
+		t.Fatal("spawn never wrote its pids")
+	}
 	if rec := s.log.callRecord(t, "spawn"); rec["result"] != "ok" || rec["exit_code"] != float64(0) {
 		t.Fatalf("the drained command did not finish on its own: %v", rec)
 	}
@@ -160,4 +190,24 @@ func TestSIGTERMDrainsInFlightCalls(t *testing.T) {
 	if got.res.IsError || envelope(t, got.res).ExitCode != 0 {
 		t.Fatalf("the drained call did not complete: %s", text(got.res))
 	}
+}
+
+// runningWith reports whether a process whose command line holds arg is
+// running (a unique path names the one command that was given it).
+func runningWith(arg string) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(cmdline, []byte(arg)) && alive(pid) {
+			return true
+		}
+	}
+	return false
 }

@@ -86,13 +86,25 @@ func TestReplacedBinaryIsReloadedAndClientsAreTold(t *testing.T) {
 			dir := t.TempDir()
 			app := installApp(t, dir, "tool", copyOf(fixtureBin))
 			changed := make(chan struct{}, 8)
-			s := startStdio(t, client{protocol: proto, listChanged: func() { changed <- struct{}{} }}, "--watch", app)
+			c := client{protocol: proto, listChanged: func() { changed <- struct{}{} }}
+			if proto == modernProtocol {
+				c.subscribed = make(chan struct{})
+			}
+			s := startStdio(t, c, "--watch", app)
+			if c.subscribed != nil {
+				await(t, c.subscribed, "the server to acknowledge the subscription to list changes")
+			}
 			if got := names(t, s.cs); !slices.Equal(got, fixtureTools) {
 				t.Fatalf("before: %v", got)
 			}
 
 			installApp(t, dir, "tool", syntheticApp(3))
-			<-changed
+			// The notification is debounced after each change to the
+			// server's list, not sent once the reload is done: on a busy
+			// machine it can go out while the new set is still being
+			// registered. The reload is logged once the set is in place.
+			s.published(t)
+			await(t, changed, "the list-changed notification")
 			want := []string{"group0000_cmd0000", "group0000_cmd0001", "group0000_cmd0002"}
 			if got := names(t, s.cs); !slices.Equal(got, want) {
 				t.Fatalf("after: %v, want %v", got, want)
