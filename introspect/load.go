@@ -29,8 +29,13 @@ const stderrLimit = 4 << 10
 
 // waitDelay bounds how long Load waits for the output pipes to close after
 // the binary's group was killed (a descendant that left the group may hold
-// them open).
-const waitDelay = time.Second
+// them open). It only bounds that failure, so it is generous: os/exec
+// starts it when the leader is reaped, and if its copying goroutines have
+// not read the pipes to their end by then, it closes them and fails the
+// run with ErrWaitDelay (reported as "exited with status -1") even though
+// the binary answered in full. At one second a loaded machine, not
+// scheduling the server for that long, failed introspections that way.
+const waitDelay = 10 * time.Second
 
 // Options tunes Load. The zero value is ready to use.
 type Options struct {
