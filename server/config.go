@@ -56,7 +56,7 @@ type Config struct {
 	ProgressInterval time.Duration
 	// DrainTimeout is how long ServeStdio lets in-flight calls finish after
 	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
-	// HTTPConfig.DrainTimeout, when set, takes precedence for ServeHTTP.
+	// HTTPConfig.DrainTimeout, when set, takes precedence for HTTPServer.Serve.
 	DrainTimeout time.Duration
 }
 

@@ -5,8 +5,8 @@
 // turns cancellation into killed process groups, and re-registers tools when a
 // new set is published so clients are told the list changed.
 //
-// Transports are stdio (ServeStdio) and streamable HTTP (ListenHTTP and
-// ServeHTTP). The HTTP surface is the one an operator exposes to a network,
+// Transports are stdio ([Server.ServeStdio]) and streamable HTTP
+// ([Server.ListenHTTP], then [HTTPServer.Serve]). The HTTP surface is the one an operator exposes to a network,
 // so it is closed by default: loopback unless a bearer token is configured,
 // Host and Origin checked, bodies bounded, idle sessions expired.
 //

@@ -76,9 +76,9 @@ func ExampleServer_ListenHTTP() {
 		return
 	}
 	cfg := server.HTTPConfig{Addr: "0.0.0.0:8080", Token: os.Getenv(execrunner.TokenEnvVar)}
-	ln, h, err := srv.ListenHTTP(cfg) // refuses 0.0.0.0 without a token
+	hs, err := srv.ListenHTTP(cfg) // refuses 0.0.0.0 without a token
 	if err != nil {
 		return
 	}
-	_ = srv.ServeHTTP(ctx, ln, h, cfg) // on SIGINT/SIGTERM: drain, cancel the rest, return
+	_ = hs.Serve(ctx) // on SIGINT/SIGTERM: drain, cancel the rest, return
 }

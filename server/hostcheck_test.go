@@ -145,9 +145,9 @@ func TestHTTPAllowedHostsReachALoopbackListener(t *testing.T) {
 func TestListenRefusesMalformedAllowedHosts(t *testing.T) {
 	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
 	for _, host := range []string{"", "http://mcp.example.com", "mcp.example.com/mcp", "user@mcp.example.com", "*.example.com", "a b"} {
-		ln, _, err := s.ListenHTTP(HTTPConfig{Addr: "127.0.0.1:0", AllowHosts: []string{host}})
+		hs, err := s.ListenHTTP(HTTPConfig{Addr: "127.0.0.1:0", AllowHosts: []string{host}})
 		if err == nil {
-			ln.Close()
+			hs.Close()
 			t.Errorf("allowed host %q was accepted", host)
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -65,7 +67,7 @@ type HTTPConfig struct {
 	// SessionTimeout closes sessions idle that long; 0 means
 	// DefaultSessionTimeout, a negative value never closes them.
 	SessionTimeout time.Duration
-	// DrainTimeout is how long in-flight calls may finish once ServeHTTP's
+	// DrainTimeout is how long in-flight calls may finish once Serve's
 	// context ends; 0 means Config.DrainTimeout.
 	DrainTimeout time.Duration
 	// EventStoreBytes bounds the events kept to resume SSE streams; 0
@@ -115,31 +117,63 @@ func (c HTTPConfig) withDefaults(drain time.Duration) HTTPConfig {
 	return c
 }
 
-// ListenHTTP validates cfg, binds its address and returns the listener and
-// the handler serving /mcp and GET /healthz. Binding happens here, before
+// UnauthenticatedError is what ListenHTTP returns when it refuses to serve
+// a non-loopback address with neither HTTPConfig.Token nor
+// HTTPConfig.InsecureNoAuth: anyone who can reach the port could run the
+// tools. A caller tells it apart with errors.As, to say how its own users
+// set a token.
+type UnauthenticatedError struct {
+	// Addr is the address that was bound, and released again.
+	Addr net.Addr
+}
+
+func (e *UnauthenticatedError) Error() string {
+	return fmt.Sprintf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (FISK_MCP_TOKEN) or explicitly allow unauthenticated access", e.Addr)
+}
+
+// HTTPServer is a Server's streamable HTTP transport, bound to its address
+// and not yet serving. Create it with [Server.ListenHTTP] and run it with
+// [HTTPServer.Serve].
+type HTTPServer struct {
+	s   *Server
+	cfg HTTPConfig // with defaults applied
+	ln  net.Listener
+	h   http.Handler
+}
+
+// ListenHTTP validates cfg, binds its address and returns the HTTP server
+// for /mcp and GET /healthz, ready to Serve. Binding happens here, before
 // serving, so the caller can report the bound address (Addr may use port 0)
-// and fail early. A non-loopback address without a token is refused unless
-// cfg.InsecureNoAuth is set.
-func (s *Server) ListenHTTP(cfg HTTPConfig) (net.Listener, http.Handler, error) {
+// and fail early. A non-loopback address without a token is refused with an
+// [*UnauthenticatedError] unless cfg.InsecureNoAuth is set.
+func (s *Server) ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 	cfg = cfg.withDefaults(s.cfg.DrainTimeout)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("listening on %s: %w", cfg.Addr, err)
+		return nil, fmt.Errorf("listening on %s: %w", cfg.Addr, err)
 	}
 	if !isLoopbackAddr(ln.Addr()) && cfg.Token == "" {
 		if !cfg.InsecureNoAuth {
 			ln.Close()
-			return nil, nil, fmt.Errorf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (FISK_MCP_TOKEN) or explicitly allow unauthenticated access", ln.Addr())
+			return nil, &UnauthenticatedError{Addr: ln.Addr()}
 		}
 		s.log.Warn("serving a non-loopback address without authentication: anyone who can reach it can run the exposed tools", "addr", ln.Addr().String())
 	}
 	h, err := s.httpHandler(cfg)
 	if err != nil {
 		ln.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	return ln, h, nil
+	return &HTTPServer{s: s, cfg: cfg, ln: ln, h: h}, nil
 }
+
+// Addr returns the bound address, with the port chosen when HTTPConfig.Addr
+// asked for port 0.
+func (hs *HTTPServer) Addr() net.Addr { return hs.ln.Addr() }
+
+// Close releases the address of an HTTPServer that will not be served.
+// Serve closes it itself; to stop a serving HTTPServer, end Serve's context.
+func (hs *HTTPServer) Close() error { return hs.ln.Close() }
 
 // httpHandler assembles the HTTP surface: Host, Origin and token checks in
 // front of the SDK's streamable handler at /mcp, and /healthz.
@@ -202,15 +236,16 @@ func (s *Server) registered() []string {
 // closes the sessions.
 const responseSlack = time.Second
 
-// ServeHTTP serves h on ln until ctx ends, then shuts down: it stops
-// accepting connections, refuses new calls, lets in-flight calls finish for
-// cfg.DrainTimeout, cancels what remains (killing process groups), closes
-// every session and returns. It returns early only if serving fails.
-func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, cfg HTTPConfig) error {
-	cfg = cfg.withDefaults(s.cfg.DrainTimeout)
+// Serve serves until ctx ends, then shuts down: it stops accepting
+// connections, refuses new calls, lets in-flight calls finish for
+// HTTPConfig.DrainTimeout, cancels what remains (killing process groups),
+// closes every session and returns nil. It returns early only if serving
+// fails. An HTTPServer is served once.
+func (hs *HTTPServer) Serve(ctx context.Context) error {
+	s, cfg, ln := hs.s, hs.cfg, hs.ln
 	active := newRequestTracker()
 	srv := &http.Server{
-		Handler:           active.handler(h),
+		Handler:           active.handler(hs.h),
 		ReadHeaderTimeout: readHeaderTimeout,
 		// net/http lifts the read deadline once the request body has been
 		// read to its end (or at once for a request without a body), so
@@ -259,4 +294,9 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler,
 	<-served
 	s.log.Info("streamable HTTP stopped")
 	return nil
+}
+
+// slogErrorLog routes net/http's own error log to l at Warn.
+func slogErrorLog(l *slog.Logger) *log.Logger {
+	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
 }

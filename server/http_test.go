@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,30 +18,30 @@ import (
 
 // serveHTTP serves s on a free loopback port until the test ends and
 // returns the base URL and a function that stops the server and returns
-// what ServeHTTP returned.
+// what HTTPServer.Serve returned.
 func serveHTTP(t *testing.T, s *Server, cfg HTTPConfig) (base string, stop func() error) {
 	t.Helper()
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:0"
 	}
-	ln, h, err := s.ListenHTTP(cfg)
+	hs, err := s.ListenHTTP(cfg)
 	if err != nil {
 		t.Fatalf("ListenHTTP: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	served := background(func() error { return s.ServeHTTP(ctx, ln, h, cfg) })
+	served := background(func() error { return hs.Serve(ctx) })
 	var result error
 	var stopped bool
 	stop = func() error {
 		if !stopped {
 			stopped = true
 			cancel()
-			result = wait(t, served, "ServeHTTP to return")
+			result = wait(t, served, "Serve to return")
 		}
 		return result
 	}
 	t.Cleanup(func() { stop() })
-	return "http://" + ln.Addr().String(), stop
+	return "http://" + hs.Addr().String(), stop
 }
 
 // bearerTransport adds a bearer token to every request.
@@ -274,19 +277,77 @@ func TestHealthzReportsTheToolCount(t *testing.T) {
 
 func TestListenRefusesUnauthenticatedNonLoopbackAddresses(t *testing.T) {
 	s, logs := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
-	if _, _, err := s.ListenHTTP(HTTPConfig{Addr: "0.0.0.0:0"}); err == nil || !strings.Contains(err.Error(), "token") {
+	if _, err := s.ListenHTTP(HTTPConfig{Addr: "0.0.0.0:0"}); err == nil || !strings.Contains(err.Error(), "token") {
 		t.Errorf("non-loopback without a token: err = %v, want a refusal naming the token", err)
 	}
 	for _, cfg := range []HTTPConfig{{Addr: "0.0.0.0:0", Token: "a-long-enough-token"}, {Addr: "0.0.0.0:0", InsecureNoAuth: true}} {
-		ln, _, err := s.ListenHTTP(cfg)
+		hs, err := s.ListenHTTP(cfg)
 		if err != nil {
 			t.Errorf("ListenHTTP(%+v): %v", cfg, err)
 			continue
 		}
-		ln.Close()
+		hs.Close()
 	}
 	if !strings.Contains(logs.String(), "without authentication") {
 		t.Errorf("InsecureNoAuth on a non-loopback address was not logged as a warning:\n%s", logs)
+	}
+}
+
+func TestListenRefusalWithoutATokenIsAnUnauthenticatedError(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	_, err := s.ListenHTTP(HTTPConfig{Addr: "0.0.0.0:0"})
+	var unauthenticated *UnauthenticatedError
+	if !errors.As(fmt.Errorf("starting: %w", err), &unauthenticated) {
+		t.Fatalf("err = %v (%T), want an *UnauthenticatedError through wrapping", err, err)
+	}
+	if unauthenticated.Addr == nil || isLoopbackAddr(unauthenticated.Addr) {
+		t.Errorf("refused address = %v, want the non-loopback address bound", unauthenticated.Addr)
+	}
+	if want := "refusing to serve " + unauthenticated.Addr.String() + " without authentication: "; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q does not start with %q", err, want)
+	}
+	for _, cfg := range []HTTPConfig{{Addr: "127.0.0.1:0", AllowHosts: []string{"http://x"}}, {Addr: "256.0.0.1:0"}} {
+		hs, err := s.ListenHTTP(cfg)
+		if err == nil {
+			hs.Close()
+			t.Errorf("ListenHTTP(%+v) succeeded", cfg)
+		} else if errors.As(err, &unauthenticated) {
+			t.Errorf("ListenHTTP(%+v): %v is an *UnauthenticatedError", cfg, err)
+		}
+	}
+}
+
+func TestHTTPServerAddrIsTheBoundAddressAndCloseReleasesIt(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	hs, err := s.ListenHTTP(HTTPConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, ok := hs.Addr().(*net.TCPAddr)
+	if !ok || addr.Port == 0 || !addr.IP.IsLoopback() {
+		t.Fatalf("Addr() = %v, want the loopback address with the port chosen", hs.Addr())
+	}
+	if err := hs.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	ln, err := net.Listen("tcp", addr.String())
+	if err != nil {
+		t.Fatalf("the address is still held after Close: %v", err)
+	}
+	ln.Close()
+}
+
+// Serve returns early, with the error, only when serving fails; a closed
+// listener is such a failure, and Serve does not wait for its context.
+func TestHTTPServerServeReturnsWhenServingFails(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	hs, err := s.ListenHTTP(HTTPConfig{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.Close()
+	if err := wait(t, background(func() error { return hs.Serve(t.Context()) }), "Serve to return"); err == nil {
+		t.Error("Serve on a closed listener returned nil, want the serving error")
 	}
 }
 

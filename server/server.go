@@ -12,8 +12,8 @@ import (
 )
 
 // Server is an MCP server over the current tool set. Create it with New,
-// serve it with ServeStdio or ListenHTTP and ServeHTTP, and replace its tools
-// with Publish. A Server is drained once: after a serve method has drained it
+// serve it with ServeStdio or with ListenHTTP and HTTPServer.Serve, and
+// replace its tools with Publish. A Server is drained once: after a serve method has drained it
 // on shutdown it refuses further calls.
 type Server struct {
 	cfg     Config

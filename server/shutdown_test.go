@@ -98,7 +98,7 @@ func TestServeStdioDrainsInFlightCallsOnShutdown(t *testing.T) {
 	}
 }
 
-func TestServeHTTPCancelsCallsStillRunningAfterTheDrain(t *testing.T) {
+func TestHTTPShutdownCancelsCallsStillRunningAfterTheDrain(t *testing.T) {
 	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
 	base, stop := serveHTTP(t, s, HTTPConfig{DrainTimeout: 50 * time.Millisecond})
 	cs := connectHTTP(t, base, "", legacyVersion, nil)
@@ -114,7 +114,7 @@ func TestServeHTTPCancelsCallsStillRunningAfterTheDrain(t *testing.T) {
 	pids := watchPids(t, wait(t, written, "spawn's pids"))
 
 	if err := stop(); err != nil {
-		t.Errorf("ServeHTTP: %v", err)
+		t.Errorf("Serve: %v", err)
 	}
 	awaitExit(t, pids)
 	if o := wait(t, done, "the cancelled call"); o.err == nil && !strings.Contains(text(o.res), "shut down") {
@@ -122,7 +122,7 @@ func TestServeHTTPCancelsCallsStillRunningAfterTheDrain(t *testing.T) {
 	}
 }
 
-func TestServeHTTPLetsInFlightCallsFinish(t *testing.T) {
+func TestHTTPShutdownLetsInFlightCallsFinish(t *testing.T) {
 	b := newBarrier()
 	s, _ := newServer(t, Config{}, customSet(t, b.tool(t)))
 	base, stop := serveHTTP(t, s, HTTPConfig{DrainTimeout: guard})
@@ -136,8 +136,8 @@ func TestServeHTTPLetsInFlightCallsFinish(t *testing.T) {
 	if res := wait(t, result, "the drained call"); res.IsError {
 		t.Errorf("the in-flight call was not allowed to finish: %s", text(res))
 	}
-	if err := wait(t, stopped, "ServeHTTP to return"); err != nil {
-		t.Errorf("ServeHTTP: %v", err)
+	if err := wait(t, stopped, "Serve to return"); err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }
 

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/choria-io/fisk"
@@ -113,16 +113,17 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		AllowOrigins:   sp.AllowOrigins,
 		AllowHosts:     sp.AllowHosts,
 	}
-	ln, h, err := srv.ListenHTTP(hc)
+	hs, err := srv.ListenHTTP(hc)
 	if err != nil {
-		if strings.Contains(err.Error(), "authentication") {
+		var unauthenticated *server.UnauthenticatedError
+		if errors.As(err, &unauthenticated) {
 			return fmt.Errorf("%w (--token-file FILE or %s=TOKEN sets the token; --insecure-no-auth allows it without)", err, tokenEnv)
 		}
 		return err
 	}
-	announce(log, p, l, set, sp, ln.Addr().String())
+	announce(log, p, l, set, sp, hs.Addr().String())
 	c.watch(ctx, w, l, srv, log)
-	return srv.ServeHTTP(ctx, ln, h, hc)
+	return hs.Serve(ctx)
 }
 
 // watch runs w, when --watch made one: it reloads on binary changes and on
