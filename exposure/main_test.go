@@ -12,8 +12,8 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture/app"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/fixture/app"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
@@ -23,23 +23,13 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	bin, cleanup, err := fixture.Build()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer cleanup()
-	fixtureBin = bin
-	fixtureDoc, err = introspectDoc(bin, nil)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
+	testsupport.Main(m, func(s *testsupport.Setup) (err error) {
+		if fixtureBin, err = s.Fixture(); err != nil {
+			return err
+		}
+		fixtureDoc, err = introspectDoc(fixtureBin, nil)
+		return err
+	})
 }
 
 // introspectDoc runs the binary's introspection with extra environment.

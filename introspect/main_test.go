@@ -2,12 +2,10 @@ package introspect
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"testing"
 
 	"github.com/choria-io/fisk"
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // fixtureBin is the fixture fisk application, built once for the package;
@@ -18,21 +16,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testMain(m))
-}
-
-func testMain(m *testing.M) int {
-	bin, cleanup, err := fixture.Build()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer cleanup()
-	fixtureBin = bin
-	fixtureModel, err = Load(context.Background(), bin, Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
+	testsupport.Main(m, func(s *testsupport.Setup) (err error) {
+		if fixtureBin, err = s.Fixture(); err != nil {
+			return err
+		}
+		fixtureModel, err = Load(context.Background(), fixtureBin, Options{})
+		return err
+	})
 }

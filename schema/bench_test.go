@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture/app"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/fixture/app"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 

@@ -2,13 +2,11 @@ package schema
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/choria-io/fisk"
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
@@ -24,23 +22,13 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(testMain(m))
-}
-
-func testMain(m *testing.M) int {
-	bin, cleanup, err := fixture.Build()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer cleanup()
-	fixtureBin = bin
-	fixtureModel, err = introspect.Load(context.Background(), bin, introspect.Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return m.Run()
+	testsupport.Main(m, func(s *testsupport.Setup) (err error) {
+		if fixtureBin, err = s.Fixture(); err != nil {
+			return err
+		}
+		fixtureModel, err = introspect.Load(context.Background(), fixtureBin, introspect.Options{})
+		return err
+	})
 }
 
 // leaf returns the fixture leaf at path (space separated).

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/choria-io/fisk"
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture/app"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/fixture/app"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 

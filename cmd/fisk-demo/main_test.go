@@ -3,27 +3,21 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 var demoBin string
 
 func TestMain(m *testing.M) {
-	bin, cleanup, err := fixture.BuildPackage("github.com/fisk-mcp/fisk-mcp/cmd/fisk-demo", "fisk-demo")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	demoBin = bin
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
+	testsupport.Main(m, func(s *testsupport.Setup) (err error) {
+		demoBin, err = s.Build("github.com/fisk-mcp/fisk-mcp/cmd/fisk-demo", "fisk-demo")
+		return err
+	})
 }
 
 // demoRun runs fisk-demo against state and returns its combined output.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 func TestConfigFileTypoNamesTheKey(t *testing.T) {
@@ -261,7 +261,7 @@ func TestConfigFileAppSelectionMistakesNameTheEntry(t *testing.T) {
 // selection every name collides; with one app excluding what the other
 // includes, the set loads.
 func TestConfigFileAppExcludeSettlesACollision(t *testing.T) {
-	bin, cleanup, err := fixture.Build()
+	bin, cleanup, err := testsupport.BuildFixture()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,9 @@
 package e2e
 
 import (
-	"fmt"
-	"os"
 	"testing"
 
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 const fiskMCPPackage = "github.com/fisk-mcp/fisk-mcp/cmd/fisk-mcp"
@@ -30,24 +28,11 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	bin, cleanup, err := fixture.BuildPackage(fiskMCPPackage, "fisk-mcp")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer cleanup()
-	fiskMCP = bin
-
-	bin, cleanup2, err := fixture.Build()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer cleanup2()
-	fixtureBin = bin
-	return m.Run()
+	testsupport.Main(m, func(s *testsupport.Setup) (err error) {
+		if fiskMCP, err = s.Build(fiskMCPPackage, "fisk-mcp"); err != nil {
+			return err
+		}
+		fixtureBin, err = s.Fixture()
+		return err
+	})
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fisk-mcp/fisk-mcp/integration/fixture"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 const fiskMCPPackage = "github.com/fisk-mcp/fisk-mcp/cmd/fisk-mcp"
@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 func requireBinaries(t *testing.T) (fiskMCP, nats string) {
 	t.Helper()
 	prepareOnce.Do(func() {
-		bin, cleanup, err := fixture.BuildPackage(fiskMCPPackage, "fisk-mcp")
+		bin, cleanup, err := testsupport.Build(fiskMCPPackage, "fisk-mcp")
 		if err != nil {
 			prepareErr = err
 			return

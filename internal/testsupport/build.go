@@ -1,0 +1,92 @@
+// Package testsupport is what the tests of several packages of this module
+// share: building the fixture fisk application (and any other main package)
+// once per test binary, a TestMain that does it, copying files, and the MCP
+// client side of a test (connecting an SDK client, calling a tool, reading
+// a result, posting raw JSON-RPC) with a concurrency-safe log buffer.
+//
+// Only tests import it; being internal, nothing outside this module can.
+// Helpers that only one package's tests use stay in that package, and this
+// package imports none of the module's own packages, so that any of them may
+// use it in its internal tests without an import cycle.
+package testsupport
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// FixturePackage is the import path of the fixture fisk application's main
+// package.
+const FixturePackage = "github.com/fisk-mcp/fisk-mcp/internal/testsupport/fixture/cmd/fisk-fixture"
+
+// Build compiles the main package pkg of this module into a fresh temporary
+// directory as name, and returns its path and a function that removes the
+// directory. The compiler's own output goes to stderr.
+func Build(pkg, name string) (bin string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "fisk-mcp-build-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	bin = filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("building %s (see the compiler output above): %w", pkg, err)
+	}
+	return bin, cleanup, nil
+}
+
+// BuildFixture compiles the fixture fisk application, as Build does.
+func BuildFixture() (bin string, cleanup func(), err error) {
+	return Build(FixturePackage, "fisk-fixture")
+}
+
+// Setup is what a package's TestMain prepares before its tests run; what it
+// builds is removed after they end.
+type Setup struct {
+	cleanups []func()
+}
+
+// Build compiles the main package pkg as name, as the package function does,
+// and returns the binary's path.
+func (s *Setup) Build(pkg, name string) (string, error) {
+	bin, cleanup, err := Build(pkg, name)
+	if err != nil {
+		return "", err
+	}
+	s.cleanups = append(s.cleanups, cleanup)
+	return bin, nil
+}
+
+// Fixture compiles the fixture fisk application and returns its path.
+func (s *Setup) Fixture() (string, error) {
+	return s.Build(FixturePackage, "fisk-fixture")
+}
+
+// Main is a whole TestMain: it runs prepare (when not nil), then the tests,
+// removes what prepare built, and exits with the tests' status. When prepare
+// fails, no test runs: Main reports the error on stderr and exits with 1.
+func Main(m *testing.M, prepare func(*Setup) error) {
+	os.Exit(run(m, prepare))
+}
+
+func run(m *testing.M, prepare func(*Setup) error) int {
+	s := &Setup{}
+	defer func() {
+		for _, c := range s.cleanups {
+			c()
+		}
+	}()
+	if prepare != nil {
+		if err := prepare(s); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return m.Run()
+}

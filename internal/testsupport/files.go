@@ -1,0 +1,28 @@
+package testsupport
+
+import (
+	"io"
+	"os"
+	"testing"
+)
+
+// CopyFile copies the file at from to a new executable file at to, failing
+// the test on any error (to existing is one).
+func CopyFile(t testing.TB, from, to string) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
