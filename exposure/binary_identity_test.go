@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // copyFixture copies the fixture binary into the test's directory, so the
@@ -19,27 +19,8 @@ import (
 func copyFixture(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "fisk-fixture")
-	copyFile(t, fixtureBin, path)
+	testsupport.CopyFile(t, fixtureBin, path)
 	return path
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // renameOver puts a new file at path the way a deployment does: written
@@ -108,7 +89,7 @@ func TestFingerprintFollowsTheBinaryWhileDiffSeesOnlyDescriptors(t *testing.T) {
 	custom := newCustom(t, exposure.CustomSpec{Name: "inventory_search"})
 	before := buildApp(t, path, custom)
 	// A byte-identical program renamed over the path is still another file.
-	renameOver(t, path, func(tmp string) { copyFile(t, fixtureBin, tmp) })
+	renameOver(t, path, func(tmp string) { testsupport.CopyFile(t, fixtureBin, tmp) })
 	after := buildApp(t, path, custom)
 
 	if d := exposure.Diff(before, after); !d.Empty() {
@@ -164,7 +145,7 @@ func TestExecuteRefusesABinaryRemovedSinceLoad(t *testing.T) {
 func TestExecuteRefusesABinaryThatWasNotThereWhenLoaded(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fisk-fixture")
 	set := buildApp(t, path) // only the model was loaded; no file yet
-	copyFile(t, fixtureBin, path)
+	testsupport.CopyFile(t, fixtureBin, path)
 
 	var runs int
 	_, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs))

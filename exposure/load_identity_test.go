@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
@@ -35,7 +36,7 @@ func TestLoadRetriesAnIntrospectionDuringWhichTheBinaryWasReplacedAndBindsTheFin
 	dir := t.TempDir()
 	path := filepath.Join(dir, "app")
 	next := filepath.Join(dir, "app.next")
-	copyFile(t, fixtureBin, next)
+	testsupport.CopyFile(t, fixtureBin, next)
 	// The old program puts the fixture in its own place, as a deployment
 	// would, then answers with its own model.
 	writeScript(t, path, "mv -f '"+next+"' '"+path+"'\nprintf '%s\\n' '"+oldDoc+"'\n")
@@ -106,7 +107,7 @@ func TestLoadedToolsRefuseAByteIdenticalBinaryRenamedOverTheirFile(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	renameOver(t, path, func(tmp string) { copyFile(t, fixtureBin, tmp) })
+	renameOver(t, path, func(tmp string) { testsupport.CopyFile(t, fixtureBin, tmp) })
 
 	var runs int
 	if _, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs)); !errors.Is(err, exposure.ErrBinaryChanged) || runs != 0 {

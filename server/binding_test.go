@@ -2,13 +2,13 @@ package server
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,27 +17,8 @@ import (
 func appCopy(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "fisk-fixture")
-	copyFile(t, fixtureBin, path)
+	testsupport.CopyFile(t, fixtureBin, path)
 	return path
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // appSet loads the application at path, plus custom tools.
@@ -95,7 +76,7 @@ func TestQueuedCallIsRefusedWhenAReloadChangedItsTool(t *testing.T) {
 		}, true},
 		{"binary replaced by an identical copy", func(t *testing.T, path string, hold exposure.Tool) *exposure.ToolSet {
 			tmp := path + ".new"
-			copyFile(t, fixtureBin, tmp)
+			testsupport.CopyFile(t, fixtureBin, tmp)
 			if err := os.Rename(tmp, path); err != nil {
 				t.Fatal(err)
 			}

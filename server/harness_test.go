@@ -1,18 +1,15 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -49,35 +46,11 @@ func customSet(t testing.TB, tools ...exposure.Tool) *exposure.ToolSet {
 	return set
 }
 
-// logBuffer collects log output for assertions; safe for concurrent use.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+// logBuffer collects JSON log output for assertions; safe for concurrent use.
+type logBuffer struct{ testsupport.LogBuffer }
 
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// lines returns the JSON log records whose msg is msg.
-func (b *logBuffer) records(msg string) []map[string]any {
-	var out []map[string]any
-	for _, line := range strings.Split(b.String(), "\n") {
-		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == msg {
-			out = append(out, rec)
-		}
-	}
-	return out
-}
+// records returns the JSON log records whose msg is msg.
+func (b *logBuffer) records(msg string) []map[string]any { return b.Records(msg) }
 
 // newServer returns a server over set with test-friendly defaults; its
 // JSON logs go to the returned buffer.
@@ -101,57 +74,24 @@ func newServer(t testing.TB, cfg Config, set *exposure.ToolSet) (*Server, *logBu
 // given protocol version.
 func connect(t testing.TB, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.mcp.Connect(t.Context(), st, nil)
-	if err != nil {
-		t.Fatalf("server connect: %v", err)
-	}
-	t.Cleanup(func() { ss.Close() })
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1.2.3"}, opts)
-	cs, err := client.Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("client connect (%s): %v", version, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return testsupport.Connect(t, s.mcp, client, version)
 }
 
 // call calls a tool and fails the test on a protocol error.
 func call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("calling %s: %v", name, err)
-	}
-	return res
+	return testsupport.Call(t, cs, name, args)
 }
 
 // envelope decodes a command result's structured content.
-func envelope(t *testing.T, res *mcp.CallToolResult) CommandResult {
+func envelope(t testing.TB, res *mcp.CallToolResult) CommandResult {
 	t.Helper()
-	data, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatalf("encoding structured content: %v", err)
-	}
-	var env CommandResult
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&env); err != nil {
-		t.Fatalf("structured content %s is not a command envelope: %v", data, err)
-	}
-	return env
+	return testsupport.Structured[CommandResult](t, res)
 }
 
 // text joins a result's text blocks.
-func text(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func text(res *mcp.CallToolResult) string { return testsupport.Text(res) }
 
 // exists reports whether path exists.
 func exists(t *testing.T, path string) bool {

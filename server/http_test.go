@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -61,12 +62,7 @@ func connectHTTP(t *testing.T, base, token, version string, opts *mcp.ClientOpti
 		transport.HTTPClient = &http.Client{Transport: bearerTransport{token}}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0.1"}, opts)
-	cs, err := client.Connect(t.Context(), transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("connecting over HTTP (%s): %v", version, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return testsupport.ConnectClient(t, client, transport, version)
 }
 
 // initializeBody is a legacy initialize request.
@@ -75,25 +71,7 @@ const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 // post sends a raw JSON-RPC POST to /mcp with the given extra headers.
 func post(t *testing.T, base, body string, headers map[string]string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/mcp", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range headers {
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { resp.Body.Close() })
-	return resp
+	return testsupport.Post(t, base+"/mcp", body, headers)
 }
 
 func TestHTTPStatefulServesBothProtocolVersions(t *testing.T) {
