@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // The protocol versions the gate must serve: one where the SDK asks from the
@@ -168,15 +170,8 @@ func (f *fixture) codes() []Code {
 
 // connect connects a client over in-memory transports at version.
 func (f *fixture) connect(version string, opts *mcp.ClientOptions) *mcp.ClientSession {
-	t := f.t
-	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := f.srv.Connect(t.Context(), st, nil)
-	if err != nil {
-		t.Fatalf("server Connect: %v", err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	return connectClient(t, ct, version, opts)
+	f.t.Helper()
+	return testsupport.Connect(f.t, f.srv, newClient(opts), version)
 }
 
 // serveHTTP serves the fixture over streamable HTTP on a real socket.
@@ -190,13 +185,12 @@ func (f *fixture) serveHTTP(stateless bool) string {
 
 func connectClient(t *testing.T, tr mcp.Transport, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
-	cs, err := c.Connect(t.Context(), tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("client Connect at %s: %v", version, err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return testsupport.ConnectClient(t, newClient(opts), tr, version)
+}
+
+// newClient is the client every test connects with.
+func newClient(opts *mcp.ClientOptions) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
 }
 
 // asker is a client-side elicitation handler that records what it was
@@ -232,22 +226,10 @@ func (a *asker) options() *mcp.ClientOptions {
 
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("CallTool %s: %v", tool, err)
-	}
-	return res
+	return testsupport.Call(t, cs, tool, args)
 }
 
-func text(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func text(res *mcp.CallToolResult) string { return testsupport.Text(res) }
 
 // wantRefused checks that res is an isError refusal mentioning want and
 // that nothing ran.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // patience bounds every wait for a condition. Waits end as soon as the
@@ -25,52 +26,12 @@ const patience = 30 * time.Second
 
 // logBuffer collects a process's stderr (JSON log lines) and wakes waiters
 // on every write.
-type logBuffer struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	buf  bytes.Buffer
-}
+type logBuffer struct{ testsupport.LogBuffer }
 
-func newLogBuffer() *logBuffer {
-	b := &logBuffer{}
-	b.cond = sync.NewCond(&b.mu)
-	return b
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.cond.Broadcast()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+func newLogBuffer() *logBuffer { return &logBuffer{} }
 
 // records parses every complete JSON line logged so far.
-func (b *logBuffer) records() []map[string]any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.parse()
-}
-
-// parse reads the buffer; the caller holds b.mu.
-func (b *logBuffer) parse() []map[string]any {
-	var out []map[string]any
-	for line := range strings.Lines(b.buf.String()) {
-		if !strings.HasSuffix(line, "\n") {
-			break
-		}
-		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) == nil {
-			out = append(out, rec)
-		}
-	}
-	return out
-}
+func (b *logBuffer) records() []map[string]any { return b.Records("") }
 
 // waitRecord waits until a logged record satisfies match and returns it.
 func (b *logBuffer) waitRecord(t *testing.T, what string, match func(map[string]any) bool) map[string]any {
@@ -86,29 +47,10 @@ func (b *logBuffer) waitRecord(t *testing.T, what string, match func(map[string]
 }
 
 // waitRecords waits until find returns a record from all those logged so
-// far. The check and the wait happen under one lock, so no write is missed.
+// far.
 func (b *logBuffer) waitRecords(t *testing.T, what string, find func([]map[string]any) map[string]any) map[string]any {
 	t.Helper()
-	expired := false
-	stop := time.AfterFunc(patience, func() {
-		b.mu.Lock()
-		expired = true
-		b.cond.Broadcast()
-		b.mu.Unlock()
-	})
-	defer stop.Stop()
-	b.mu.Lock()
-	for {
-		if rec := find(b.parse()); rec != nil {
-			b.mu.Unlock()
-			return rec
-		}
-		if expired {
-			b.mu.Unlock()
-			t.Fatalf("no log record %s within %s; stderr:\n%s", what, patience, b.String())
-		}
-		b.cond.Wait()
-	}
+	return b.WaitRecords(t, what, patience, find)
 }
 
 // finalCalls returns the server's final log line for each call of tool, in
@@ -253,50 +195,17 @@ func isExit(err error) bool {
 // call calls a tool and fails the test on a protocol error.
 func (s *session) call(t *testing.T, name string, args map[string]any) *mcp.CallToolResult {
 	t.Helper()
-	res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("calling %s: %v", name, err)
-	}
-	return res
+	return testsupport.Call(t, s.cs, name, args)
 }
 
-// commandResult is the envelope a command tool returns, decoded from the
-// wire independently of the server's Go type.
-type commandResult struct {
-	Command    string `json:"command"`
-	ExitCode   int    `json:"exit_code"`
-	Signal     string `json:"signal"`
-	Output     string `json:"output"`
-	Truncated  bool   `json:"truncated"`
-	BytesTotal int64  `json:"bytes_total"`
-	DurationMS int64  `json:"duration_ms"`
-}
-
-func envelope(t *testing.T, res *mcp.CallToolResult) commandResult {
+// envelope decodes the command envelope of a result, as a client sees it.
+func envelope(t *testing.T, res *mcp.CallToolResult) testsupport.CommandResult {
 	t.Helper()
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil || res.StructuredContent == nil {
-		t.Fatalf("no structured content: %s", text(res))
-	}
-	var r commandResult
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		t.Fatalf("structured content is not a command result: %v: %s", err, raw)
-	}
-	return r
+	return testsupport.Envelope(t, res)
 }
 
 // text joins a result's text blocks.
-func text(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func text(res *mcp.CallToolResult) string { return testsupport.Text(res) }
 
 // args builds tool arguments with the fixture's required global flag.
 func args(kv ...any) map[string]any {

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // httpServer is fisk-mcp serving streamable HTTP on a port it chose.
@@ -94,23 +96,7 @@ func (h *httpServer) connect(t *testing.T, c client) *mcp.ClientSession {
 // post sends one raw JSON-RPC initialize to the endpoint.
 func (h *httpServer) post(t *testing.T, body []byte, header map[string]string) int {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, h.url, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range header {
-		if k == "Host" {
-			req.Host = v
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := testsupport.Post(t, h.url, string(body), header)
 	resp.Body.Close()
 	return resp.StatusCode
 }

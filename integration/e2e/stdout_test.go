@@ -11,25 +11,9 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
-
-// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
-}
 
 // TestStdoutCarriesOnlyTheProtocol records every byte the binary writes to
 // stdout during a session that exercises everything that prints — commands
@@ -50,7 +34,7 @@ func TestStdoutCarriesOnlyTheProtocol(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var recorded lockedBuffer
+	var recorded testsupport.LogBuffer
 	transport := &mcp.IOTransport{Reader: io.NopCloser(io.TeeReader(stdout, &recorded)), Writer: stdin}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, client{
 		protocol: legacyProtocol, // the server itself sends elicitation requests on stdout

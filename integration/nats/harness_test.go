@@ -1,7 +1,6 @@
 package nats
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -103,24 +102,6 @@ func (s sandbox) env() []string {
 	)
 }
 
-// lockedBuffer collects the server's stderr for failure messages.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // serve starts `fisk-mcp serve ARGS... nats` over stdio in the sandbox and
 // connects the SDK's client to it. The client declares no elicitation
 // capability, so it cannot approve anything. The session and the process
@@ -130,7 +111,7 @@ func serve(t *testing.T, sb sandbox, args ...string) *mcp.ClientSession {
 	fiskMCP, nats := requireBinaries(t)
 	cmd := exec.Command(fiskMCP, append(append([]string{"serve"}, args...), nats)...)
 	cmd.Env = sb.env()
-	stderr := &lockedBuffer{}
+	stderr := &testsupport.LogBuffer{}
 	cmd.Stderr = stderr
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -171,28 +152,15 @@ func call(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) 
 	if args == nil {
 		args = map[string]any{} // a nil map would be sent as null, which is not an object
 	}
-	res, err := s.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("calling %s: %v", name, err)
-	}
+	res := testsupport.Call(t, s, name, args)
 	return res, resultText(res)
-}
-
-// commandResult is the envelope fisk-mcp returns for a command that ran
-// (server.CommandResult), decoded here from the wire as a client sees it.
-type commandResult struct {
-	Command    string `json:"command"`
-	ExitCode   int    `json:"exit_code"`
-	Output     string `json:"output"`
-	Truncated  bool   `json:"truncated"`
-	BytesTotal int64  `json:"bytes_total"`
 }
 
 // ran decodes the command envelope of a result, failing the test when the
 // result carries none (the command did not run).
-func ran(t *testing.T, name string, res *mcp.CallToolResult) commandResult {
+func ran(t *testing.T, name string, res *mcp.CallToolResult) testsupport.CommandResult {
 	t.Helper()
-	var env commandResult
+	var env testsupport.CommandResult
 	raw, err := json.Marshal(res.StructuredContent)
 	if err == nil && res.StructuredContent != nil {
 		err = json.Unmarshal(raw, &env)
