@@ -16,12 +16,7 @@ import (
 
 // copyFixture copies the fixture binary into the test's directory, so the
 // test may replace or remove it.
-func copyFixture(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "fisk-fixture")
-	testsupport.CopyFile(t, fixtureBin, path)
-	return path
-}
+func copyFixture(t *testing.T) string { return testsupport.TempCopy(t, fixtureBin) }
 
 // renameOver puts a new file at path the way a deployment does: written
 // beside it, then renamed over it.

@@ -1,7 +1,6 @@
 package exposure_test
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -186,21 +185,7 @@ func observe(t *testing.T, apps []exposure.LoadedApp, p exposure.Policy, reload 
 	if err != nil {
 		return outcome{err: err.Error()}
 	}
-	o := outcome{names: names(set), warnings: set.Warnings(), skipped: set.Skipped()}
-	var b strings.Builder
-	for _, tool := range set.Tools() {
-		d, _ := json.Marshal(struct {
-			Name, Desc, Model string
-			Schema            map[string]any
-			B                 exposure.Behavior
-			Source, Title     string
-			Trigger           string
-		}{tool.Name(), tool.Description(), tool.ModelDescription(), tool.InputSchema(), exposure.BehaviorOf(tool),
-			tool.(exposure.Sourced).Source(), tool.(exposure.Sourced).Title(), tool.(exposure.Confirmable).ConfirmTrigger()})
-		b.Write(d)
-	}
-	o.prints = b.String()
-	return o
+	return describe(set)
 }
 
 func TestOutcomeNeverDependsOnDiscoveryOrder(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/choria-io/fisk"
-	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
 func TestNewCommandFailsNamingACommandWithoutPrecomputedSchema(t *testing.T) {
@@ -25,15 +24,8 @@ func brokenDoc(prop string) string {
 
 func newFromDoc(t *testing.T, doc string, mode Mode) error {
 	t.Helper()
-	app, err := introspect.Decode([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaves, err := introspect.Walk(app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = NewCommand(leaves[0].Path, leaves[0].Command, nil, mode)
+	_, leaves := decodeLeaves(t, doc)
+	_, err := NewCommand(leaves[0].Path, leaves[0].Command, nil, mode)
 	return err
 }
 

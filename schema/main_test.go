@@ -47,6 +47,20 @@ func leaf(t testing.TB, path string) introspect.Leaf {
 	return introspect.Leaf{}
 }
 
+// decodeLeaves decodes a hand-written introspection document and walks it.
+func decodeLeaves(t testing.TB, doc string) (*fisk.ApplicationModel, []introspect.Leaf) {
+	t.Helper()
+	app, err := introspect.Decode([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves, err := introspect.Walk(app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return app, leaves
+}
+
 // command compiles the fixture leaf at path with the required globals.
 func command(t testing.TB, path string, mode Mode, globals ...string) *Command {
 	t.Helper()

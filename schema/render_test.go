@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/choria-io/fisk"
-	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
 func render(t *testing.T, c *Command, in string) []string {
@@ -108,14 +107,7 @@ func TestRenderRendersIntegerPositionalsCanonically(t *testing.T) {
 // leaf at path.
 func model(t *testing.T, doc, path string, globals []string, mode Mode) *Command {
 	t.Helper()
-	app, err := introspect.Decode([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaves, err := introspect.Walk(app)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app, leaves := decodeLeaves(t, doc)
 	g, err := Globals(app, globals)
 	if err != nil {
 		t.Fatal(err)

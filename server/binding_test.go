@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,12 +13,7 @@ import (
 
 // appCopy copies the fixture binary into the test's directory, so the test
 // may replace it; t.Cleanup removes it.
-func appCopy(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "fisk-fixture")
-	testsupport.CopyFile(t, fixtureBin, path)
-	return path
-}
+func appCopy(t *testing.T) string { return testsupport.TempCopy(t, fixtureBin) }
 
 // appSet loads the application at path, plus custom tools.
 func appSet(t testing.TB, path string, p exposure.Policy, custom ...exposure.Tool) *exposure.ToolSet {

@@ -111,13 +111,7 @@ func tempPath(t *testing.T, name string) string {
 // wait receives from ch or fails the test after guard.
 func wait[T any](t *testing.T, ch <-chan T, what string) T {
 	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(guard):
-		t.Fatalf("timed out waiting for %s", what)
-		panic("unreachable")
-	}
+	return testsupport.Await(t, ch, guard, what)
 }
 
 // background runs f in a goroutine and returns a channel with its result.

@@ -7,19 +7,13 @@ import (
 	"testing"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func listTools(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
 	t.Helper()
-	tools := map[string]*mcp.Tool{}
-	for tool, err := range cs.Tools(t.Context(), nil) {
-		if err != nil {
-			t.Fatalf("listing tools: %v", err)
-		}
-		tools[tool.Name] = tool
-	}
-	return tools
+	return testsupport.ListTools(t, cs)
 }
 
 func TestListToolsDescribesFixtureCommands(t *testing.T) {

@@ -219,13 +219,7 @@ func args(kv ...any) map[string]any {
 // await receives from ch, or fails the test after patience.
 func await[T any](t *testing.T, ch <-chan T, what string) T {
 	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(patience):
-		t.Fatalf("timed out waiting for %s", what)
-		panic("unreachable")
-	}
+	return testsupport.Await(t, ch, patience, what)
 }
 
 // waitFor waits until cond holds, checking again whenever tick fires.

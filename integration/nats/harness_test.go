@@ -131,17 +131,7 @@ func serve(t *testing.T, sb sandbox, args ...string) *mcp.ClientSession {
 // listTools returns every tool the server lists, by name, following pages.
 func listTools(t *testing.T, s *mcp.ClientSession) map[string]*mcp.Tool {
 	t.Helper()
-	tools := map[string]*mcp.Tool{}
-	for tool, err := range s.Tools(t.Context(), nil) {
-		if err != nil {
-			t.Fatalf("listing tools: %v", err)
-		}
-		if _, dup := tools[tool.Name]; dup {
-			t.Errorf("tool %q listed twice", tool.Name)
-		}
-		tools[tool.Name] = tool
-	}
-	return tools
+	return testsupport.ListTools(t, s)
 }
 
 // call calls a tool and returns the result and all of it as text (every

@@ -46,6 +46,23 @@ func Call(t testing.TB, cs *mcp.ClientSession, name string, args map[string]any)
 	return res
 }
 
+// ListTools returns every tool cs's server lists, by name, following pages;
+// a name listed twice is an error of the test.
+func ListTools(t testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
+	t.Helper()
+	tools := map[string]*mcp.Tool{}
+	for tool, err := range cs.Tools(t.Context(), nil) {
+		if err != nil {
+			t.Fatalf("listing tools: %v", err)
+		}
+		if _, dup := tools[tool.Name]; dup {
+			t.Errorf("tool %q listed twice", tool.Name)
+		}
+		tools[tool.Name] = tool
+	}
+	return tools
+}
+
 // Text joins a result's text blocks, one per line.
 func Text(res *mcp.CallToolResult) string {
 	var parts []string

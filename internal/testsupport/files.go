@@ -3,6 +3,7 @@ package testsupport
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -25,4 +26,14 @@ func CopyFile(t testing.TB, from, to string) {
 	if err := dst.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TempCopy copies the file at from into a fresh directory of the test's,
+// under the same name, and returns the copy's path: the test may replace or
+// remove it.
+func TempCopy(t testing.TB, from string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), filepath.Base(from))
+	CopyFile(t, from, path)
+	return path
 }
