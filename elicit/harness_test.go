@@ -19,8 +19,8 @@ import (
 // The protocol versions the gate must serve: one where the SDK asks from the
 // server, one where the client asks.
 const (
-	legacyVersion = "2025-11-25"
-	mrtrVersion   = "2026-07-28"
+	legacyVersion = testsupport.LegacyProtocol
+	mrtrVersion   = testsupport.ModernProtocol
 )
 
 var versions = []string{legacyVersion, mrtrVersion}

@@ -16,8 +16,8 @@ import (
 // Protocol versions every transport test runs under: the last one with the
 // initialize handshake, and the one a v1.8.0 client asks for by default.
 const (
-	legacyVersion = "2025-11-25"
-	modernVersion = "2026-07-28"
+	legacyVersion = testsupport.LegacyProtocol
+	modernVersion = testsupport.ModernProtocol
 )
 
 var protocolVersions = []string{legacyVersion, modernVersion}

@@ -15,8 +15,8 @@ const fiskMCPPackage = "github.com/fisk-mcp/fisk-mcp/cmd/fisk-mcp"
 // The protocol versions every client-facing behaviour is proven under: the
 // last one where the server elicits, and the first where the client does.
 const (
-	legacyProtocol = "2025-11-25"
-	modernProtocol = "2026-07-28"
+	legacyProtocol = testsupport.LegacyProtocol
+	modernProtocol = testsupport.ModernProtocol
 )
 
 var protocols = []string{legacyProtocol, modernProtocol}

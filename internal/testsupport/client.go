@@ -10,6 +10,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// The protocol versions client-facing behaviour is proven under: the last
+// one with the initialize handshake, where the server asks for approval, and
+// the first where the client asks, which a v1.8.0 SDK client asks for by
+// default.
+const (
+	LegacyProtocol = "2025-11-25"
+	ModernProtocol = "2026-07-28"
+)
+
 // Connect connects client to srv over in-memory transports at the given
 // protocol version. Both ends of the session close when the test ends.
 func Connect(t testing.TB, srv *mcp.Server, client *mcp.Client, version string) *mcp.ClientSession {
