@@ -23,7 +23,7 @@ const (
 	mrtrVersion   = testsupport.ModernProtocol
 )
 
-var versions = []string{legacyVersion, mrtrVersion}
+var versions = testsupport.Protocols
 
 // fixture is a tiny MCP server with gated tools whose side effect is a
 // counter: a test knows a command ran if and only if the counter moved.

@@ -20,7 +20,7 @@ const (
 	modernVersion = testsupport.ModernProtocol
 )
 
-var protocolVersions = []string{legacyVersion, modernVersion}
+var protocolVersions = testsupport.Protocols
 
 // guard bounds every wait in a test so a broken server fails the test
 // instead of hanging it; it is never how a test synchronises.

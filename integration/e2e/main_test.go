@@ -19,7 +19,7 @@ const (
 	modernProtocol = testsupport.ModernProtocol
 )
 
-var protocols = []string{legacyProtocol, modernProtocol}
+var protocols = testsupport.Protocols
 
 // Binaries built once for the whole package.
 var (

@@ -19,6 +19,9 @@ const (
 	ModernProtocol = "2026-07-28"
 )
 
+// Protocols lists both, for a test to run under each.
+var Protocols = []string{LegacyProtocol, ModernProtocol}
+
 // Connect connects client to srv over in-memory transports at the given
 // protocol version. Both ends of the session close when the test ends.
 func Connect(t testing.TB, srv *mcp.Server, client *mcp.Client, version string) *mcp.ClientSession {
