@@ -11,7 +11,8 @@ import (
 // announce logs what is being served, so an operator reading stderr knows
 // which tools exist, which are gated and how gating behaves, and, for HTTP,
 // where to connect. The token is never printed: only a placeholder.
-func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, sp *servingPlan, addr string) {
+func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr string) {
+	sp := p.Serving
 	for _, w := range set.Warnings() {
 		log.Warn(w)
 	}
@@ -36,23 +37,23 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, sp *se
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
 	if len(gated) > 0 {
 		how := "each call asks the person through the client's elicitation and runs only on approval; clients that cannot ask are refused"
-		if sp.Stateless {
+		if sp.HTTP.Stateless {
 			how = "each call asks the person through the client's elicitation and runs only on approval; stateless HTTP cannot ask clients older than 2026-07-28, so they are refused"
 		}
-		log.Info("gated tools need a person's approval", "tools", gated, "how", how, "wait", sp.ElicitTimeout)
+		log.Info("gated tools need a person's approval", "tools", gated, "how", how, "wait", sp.Approval.Timeout)
 	}
 	if addr == "" {
-		log.Info("serving MCP over stdio", "timeout", sp.Timeout, "concurrency", sp.Concurrency)
+		log.Info("serving MCP over stdio", "timeout", sp.Server.Timeout, "concurrency", sp.Server.Concurrency)
 		return
 	}
 	url := "http://" + connectAddr(addr) + "/mcp"
 	log.Info("serving MCP over streamable HTTP", "url", url, "healthz", "http://"+connectAddr(addr)+"/healthz",
-		"stateless", sp.Stateless, "auth", sp.Token != "", "timeout", sp.Timeout, "concurrency", sp.Concurrency)
-	argv := []string{"mcp", "add", "--transport", "http", serverKey(sp.Name, p), url}
-	if sp.Token != "" {
+		"stateless", sp.HTTP.Stateless, "auth", sp.HTTP.Token != "", "timeout", sp.Server.Timeout, "concurrency", sp.Server.Concurrency)
+	argv := []string{"mcp", "add", "--transport", "http", serverKey(sp.Server.Name, p.Apps), url}
+	if sp.HTTP.Token != "" {
 		argv = append(argv, "--header", "Authorization: Bearer ...")
 	}
-	if sp.Token == "" {
+	if sp.HTTP.Token == "" {
 		log.Info("add it to Claude Code", "command", execrunner.DisplayCommandLine("claude", argv))
 		return
 	}
@@ -96,5 +97,5 @@ func tokenSource(sp *servingPlan) string {
 	if sp.TokenFromFile {
 		return "--token-file"
 	}
-	return tokenEnv
+	return execrunner.TokenEnvVar
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
 // clientNames are the clients config knows, in the order of --help.
@@ -29,22 +29,21 @@ type launch struct {
 }
 
 func (c *cli) runConfig(*fisk.ParseContext) error {
-	cmd := c.config
+	p := c.config
 	// Render the command line before the configuration file is merged in:
 	// the file is passed by path, and its values must not be repeated.
-	args, err := cmd.opts.args()
+	args, err := p.args()
 	if err != nil {
 		return err
 	}
-	apps, err := absoluteApps(cmd.s.Apps)
+	apps, err := absoluteApps(p.appArgs)
 	if err != nil {
 		return err
 	}
-	p, _, err := cmd.loadPlan(true)
-	if err != nil {
+	if err := p.load(); err != nil {
 		return err
 	}
-	if p.Serving.HTTP != "" {
+	if p.Serving.HTTP.Addr != "" {
 		return errors.New("config writes configurations for clients that start fisk-mcp over stdio; drop --http (or http: from --config), or run fisk-mcp serve --http and use the claude mcp add line it prints")
 	}
 	exe, err := c.executable()
@@ -59,7 +58,7 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 		return err
 	}
 	l := launch{
-		Name:    serverKey(cmd.s.Name, p),
+		Name:    serverKey(p.Serving.Server.Name, p.Apps),
 		Command: exe,
 		Args:    append(append([]string{"serve"}, args...), apps...),
 		Env:     env,
@@ -132,11 +131,11 @@ var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
 // serverKey names the server in the client's configuration: --name, else the
 // single app's prefix or binary name, else fisk-mcp.
-func serverKey(name string, p *plan) string {
-	if name == "" && len(p.Apps) == 1 {
-		name = p.Apps[0].Prefix
+func serverKey(name string, apps []exposure.App) string {
+	if name == "" && len(apps) == 1 {
+		name = apps[0].Prefix
 		if name == "" {
-			name = filepath.Base(p.Apps[0].Path)
+			name = filepath.Base(apps[0].Path)
 		}
 	}
 	name = strings.Trim(unsafeKey.ReplaceAllString(name, "-"), "-")
@@ -150,16 +149,16 @@ func serverKey(name string, p *plan) string {
 func absoluteApps(apps []string) ([]string, error) {
 	out := make([]string, 0, len(apps))
 	for _, a := range apps {
-		prefix, path, err := splitApp(a)
+		app, err := exposure.ParseApp(a)
 		if err != nil {
 			return nil, err
 		}
-		abs, err := resolveBinary(path)
+		abs, err := resolveBinary(app.Path)
 		if err != nil {
 			return nil, err
 		}
-		if prefix != "" {
-			abs = prefix + "=" + abs
+		if app.Prefix != "" {
+			abs = app.Prefix + "=" + abs
 		}
 		out = append(out, abs)
 	}
@@ -176,40 +175,6 @@ func parseEnvPairs(pairs []string) (map[string]string, error) {
 		env[k] = v
 	}
 	return env, nil
-}
-
-// args renders the flags the user gave as command-line arguments, file
-// paths made absolute. Registration order is kept, so output is stable.
-func (o *optionSet) args() ([]string, error) {
-	var out []string
-	for _, opt := range o.opts {
-		if !opt.set {
-			continue
-		}
-		vals := opt.render()
-		if opt.isBool {
-			if len(vals) == 1 && vals[0] == "true" {
-				out = append(out, "--"+opt.name)
-			} else {
-				out = append(out, "--no-"+opt.name)
-			}
-			continue
-		}
-		for _, v := range vals {
-			if opt.path && v != "" {
-				abs, err := filepath.Abs(v)
-				if err != nil {
-					return nil, fmt.Errorf("--%s %q: %w", opt.name, v, err)
-				}
-				if _, err := os.Stat(abs); err != nil {
-					return nil, fmt.Errorf("--%s: %w; the client would fail to start the server", opt.name, err)
-				}
-				v = abs
-			}
-			out = append(out, "--"+opt.name+"="+v)
-		}
-	}
-	return out, nil
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

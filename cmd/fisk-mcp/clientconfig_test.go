@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -131,16 +133,16 @@ func TestClientConfigurationValidatesLikeServe(t *testing.T) {
 func TestServerKeyNamesTheServer(t *testing.T) {
 	cases := []struct {
 		name string
-		apps []appPlan
+		apps []exposure.App
 		want string
 	}{
-		{"", []appPlan{{Path: "/usr/bin/nats"}}, "nats"},
-		{"", []appPlan{{Path: "/usr/bin/nats", Prefix: "js"}}, "js"},
-		{"", []appPlan{{Path: "/a"}, {Path: "/b"}}, "fisk-mcp"},
+		{"", []exposure.App{{Path: "/usr/bin/nats"}}, "nats"},
+		{"", []exposure.App{{Path: "/usr/bin/nats", Prefix: "js"}}, "js"},
+		{"", []exposure.App{{Path: "/a"}, {Path: "/b"}}, "fisk-mcp"},
 		{"ops tools!", nil, "ops-tools"},
 	}
 	for _, tc := range cases {
-		if got := serverKey(tc.name, &plan{Apps: tc.apps}); got != tc.want {
+		if got := serverKey(tc.name, tc.apps); got != tc.want {
 			t.Errorf("serverKey(%q, %v) = %q, want %q", tc.name, tc.apps, got, tc.want)
 		}
 	}

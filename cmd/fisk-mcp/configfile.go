@@ -25,37 +25,12 @@ import (
 //go:embed config.schema.json
 var configSchemaJSON []byte
 
-// fileConfig is the decoded configuration file. Pointers distinguish "not
-// set" from a zero value, so the command line can fill only what is absent.
+// fileConfig is the decoded configuration file: the values of the settings
+// it sets, in a plan of their own, and its apps.
 type fileConfig struct {
-	Apps            []fileApp `json:"apps"`
-	Include         []string  `json:"include"`
-	Exclude         []string  `json:"exclude"`
-	IncludeTags     []string  `json:"include_tag"`
-	ExcludeTags     []string  `json:"exclude_tag"`
-	ConfirmTags     []string  `json:"confirm_tag"`
-	ReadOnlyTags    []string  `json:"read_only_tag"`
-	AdditiveTags    []string  `json:"additive_tag"`
-	DestructiveTags []string  `json:"destructive_tag"`
-	IdempotentTags  []string  `json:"idempotent_tag"`
-	GlobalFlags     []string  `json:"global_flag"`
-	ScrubEnv        []string  `json:"scrub_env"`
-	Schema          *string   `json:"schema"`
-	LogLevel        *string   `json:"log_level"`
-	LogFormat       *string   `json:"log_format"`
-	HTTP            *string   `json:"http"`
-	Stateless       *bool     `json:"stateless"`
-	TokenFile       *string   `json:"token_file"`
-	AllowOrigins    []string  `json:"allow_origin"`
-	AllowHosts      []string  `json:"allow_host"`
-	InsecureNoAuth  *bool     `json:"insecure_no_auth"`
-	Timeout         *string   `json:"timeout"`
-	Concurrency     *int      `json:"concurrency"`
-	ElicitTimeout   *string   `json:"elicit_timeout"`
-	Name            *string   `json:"name"`
-	Instructions    *string   `json:"instructions"`
-	Watch           *bool     `json:"watch"`
-	StateKeyFile    *string   `json:"state_key_file"`
+	values *plan           // with the serving part, whatever the command
+	keys   map[string]bool // the keys the file sets
+	Apps   []fileApp
 }
 
 // fileApp is one entry of apps: in the configuration file. Its selection
@@ -112,13 +87,11 @@ func loadConfigFile(path string) (*fileConfig, error) {
 	for i := range cfg.Apps {
 		cfg.Apps[i].Path = rel(cfg.Apps[i].Path)
 	}
-	relFile := func(p *string) {
-		if p != nil && !filepath.IsAbs(*p) {
+	for _, s := range settings {
+		if p, ok := s.at(cfg.values).(*string); ok && s.path && cfg.keys[s.key()] && !filepath.IsAbs(*p) {
 			*p = filepath.Join(dir, *p)
 		}
 	}
-	relFile(cfg.TokenFile)
-	relFile(cfg.StateKeyFile)
 	return cfg, nil
 }
 
@@ -156,24 +129,49 @@ func parseConfig(raw []byte) (*fileConfig, error) {
 		}
 		return nil, err
 	}
-	var cfg fileConfig
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, describeTypeError(err)
+	return decodeConfig(js)
+}
+
+// decodeConfig decodes a document the schema accepted: each key into the
+// field of the setting it names, apps into fileApp.
+func decodeConfig(js []byte) (*fileConfig, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(js, &doc); err != nil {
+		return nil, err
 	}
-	for _, d := range []struct {
-		key string
-		v   *string
-	}{{"timeout", cfg.Timeout}, {"elicit_timeout", cfg.ElicitTimeout}} {
-		if d.v == nil {
+	cfg := &fileConfig{values: newPlan(true), keys: map[string]bool{}}
+	if raw, ok := doc["apps"]; ok {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&cfg.Apps); err != nil {
+			return nil, describeTypeError("apps", err)
+		}
+	}
+	for _, s := range settings {
+		raw, ok := doc[s.key()]
+		if !ok || s.flagOnly {
 			continue
 		}
-		if _, err := time.ParseDuration(*d.v); err != nil {
-			return nil, fmt.Errorf("%s: %w; write a duration such as 30s or 2m", d.key, err)
+		cfg.keys[s.key()] = true
+		target := s.at(cfg.values)
+		d, isDuration := target.(*time.Duration)
+		if !isDuration {
+			if err := json.Unmarshal(raw, target); err != nil {
+				return nil, describeTypeError(s.key(), err)
+			}
+			continue
 		}
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, describeTypeError(s.key(), err)
+		}
+		v, err := time.ParseDuration(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w; write a duration such as 30s or 2m", s.key(), err)
+		}
+		*d = v
 	}
-	return &cfg, nil
+	return cfg, nil
 }
 
 // describeViolations turns a schema validation error into one line per
@@ -293,14 +291,6 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// listKeys are the settings of repeatable flags: a list, or one string.
-var listKeys = map[string]bool{
-	"include": true, "exclude": true, "include_tag": true, "exclude_tag": true,
-	"confirm_tag": true, "read_only_tag": true, "additive_tag": true,
-	"destructive_tag": true, "idempotent_tag": true, "global_flag": true,
-	"scrub_env": true, "allow_origin": true, "allow_host": true,
-}
-
 // normalizeConfig accepts the plural spelling of a list key (confirm_tags
 // for confirm_tag) and a single string where a list is expected, so a
 // configuration reads naturally; everything else is left to the schema.
@@ -325,22 +315,20 @@ func normalizeConfig(doc any) error {
 }
 
 func normalizeObject(obj map[string]any, where string) error {
-	for key := range listKeys {
-		plural := key + "s"
-		if key == "scrub_env" || key == "include" || key == "exclude" {
+	for _, s := range settings {
+		if !s.isList() {
 			continue
 		}
-		if v, ok := obj[plural]; ok {
+		key, plural := s.key(), s.key()+"s"
+		if v, ok := obj[plural]; ok && !s.singular {
 			if _, both := obj[key]; both {
 				return fmt.Errorf("both %s%s and %s%s are set; they are the same setting, keep one", where, key, where, plural)
 			}
 			obj[key] = v
 			delete(obj, plural)
 		}
-	}
-	for key := range listKeys {
-		if s, ok := obj[key].(string); ok {
-			obj[key] = []any{s}
+		if v, ok := obj[key].(string); ok {
+			obj[key] = []any{v}
 		}
 	}
 	return nil

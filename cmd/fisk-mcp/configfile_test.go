@@ -102,21 +102,21 @@ http: 127.0.0.1:0
 		t.Errorf("flag app globals = %v, want %v", p.Apps[1].Globals, want)
 	}
 	var inc []string
-	for _, re := range p.Selection.Include {
+	for _, re := range p.Policy.Include {
 		inc = append(inc, re.String())
 	}
 	if !slices.Equal(inc, []string{"^a", "^b"}) {
 		t.Errorf("include = %v: the file's list extended by the flags", inc)
 	}
 	sp := p.Serving
-	if sp.Timeout != 5*time.Second || sp.Concurrency != 8 || sp.ElicitTimeout != time.Minute {
+	if sp.Server.Timeout != 5*time.Second || sp.Server.Concurrency != 8 || sp.Approval.Timeout != time.Minute {
 		t.Errorf("limits = %+v", sp)
 	}
-	if sp.Watch || sp.Name != "from-flag" || sp.HTTP != "127.0.0.1:0" || p.Selection.Schema != "full" {
-		t.Errorf("overrides = %+v schema=%s", sp, p.Selection.Schema)
+	if sp.Watch || sp.Server.Name != "from-flag" || sp.HTTP.Addr != "127.0.0.1:0" || p.Policy.Schema != "full" {
+		t.Errorf("overrides = %+v schema=%s", sp, p.Policy.Schema)
 	}
-	if !slices.Equal(p.Selection.ConfirmTags, []string{"ops:prod"}) {
-		t.Errorf("confirm tags = %v", p.Selection.ConfirmTags)
+	if !slices.Equal(p.Policy.ConfirmTags, []string{"ops:prod"}) {
+		t.Errorf("confirm tags = %v", p.Policy.ConfirmTags)
 	}
 }
 
@@ -130,7 +130,7 @@ func TestConfigFilePathsAreRelativeToTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.planned.Apps[0].Path != app || c.planned.Serving.Token != "a-long-enough-token" {
+	if c.planned.Apps[0].Path != app || c.planned.Serving.HTTP.Token != "a-long-enough-token" {
 		t.Errorf("plan = %+v %+v", c.planned.Apps, c.planned.Serving)
 	}
 }
@@ -161,11 +161,11 @@ apps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(cfg.ConfirmTags, []string{"ops:prod", "impact:rw"}) || !slices.Equal(cfg.ExcludeTags, []string{"ai:experimental"}) {
-		t.Errorf("tags = %v %v", cfg.ConfirmTags, cfg.ExcludeTags)
+	if v := cfg.values.Policy; !slices.Equal(v.ConfirmTags, []string{"ops:prod", "impact:rw"}) || !slices.Equal(v.ExcludeTags, []string{"ai:experimental"}) {
+		t.Errorf("tags = %v %v", v.ConfirmTags, v.ExcludeTags)
 	}
-	if !slices.Equal(cfg.GlobalFlags, []string{"context"}) || !slices.Equal(cfg.ScrubEnv, []string{"MY_TOKEN"}) {
-		t.Errorf("lists = %v %v", cfg.GlobalFlags, cfg.ScrubEnv)
+	if v := cfg.values; !slices.Equal(v.globalFlags, []string{"context"}) || !slices.Equal(v.ScrubEnv, []string{"MY_TOKEN"}) {
+		t.Errorf("lists = %v %v", v.globalFlags, v.ScrubEnv)
 	}
 	if !slices.Equal(cfg.Apps[0].GlobalFlags, []string{"server"}) {
 		t.Errorf("app globals = %v", cfg.Apps[0].GlobalFlags)
@@ -212,14 +212,14 @@ apps:
 		t.Errorf("second app has a selection: %+v", b)
 	}
 	// The shared selection is untouched by the apps' own.
-	if got := exprs(p.Selection.Include); !slices.Equal(got, []string{"^a"}) {
+	if got := exprs(p.Policy.Include); !slices.Equal(got, []string{"^a"}) {
 		t.Errorf("shared include = %v", got)
 	}
-	if got := exprs(p.Selection.Exclude); !slices.Equal(got, []string{"^z"}) {
+	if got := exprs(p.Policy.Exclude); !slices.Equal(got, []string{"^z"}) {
 		t.Errorf("shared exclude = %v", got)
 	}
-	if !slices.Equal(p.Selection.ExcludeTags, []string{"ai:experimental"}) {
-		t.Errorf("shared exclude tags = %v", p.Selection.ExcludeTags)
+	if !slices.Equal(p.Policy.ExcludeTags, []string{"ai:experimental"}) {
+		t.Errorf("shared exclude tags = %v", p.Policy.ExcludeTags)
 	}
 
 	// The loader hands each app its own selection.

@@ -126,27 +126,16 @@ func yamlKind(n *yaml.Node) string {
 
 // describeTypeError names the key and the expected type when a value passed
 // the schema but does not fit its Go type (an integer too large for int).
-func describeTypeError(err error) error {
+func describeTypeError(key string, err error) error {
 	var ute *json.UnmarshalTypeError
 	if !errors.As(err, &ute) {
 		return err
 	}
-	key := ute.Field
-	if key == "" {
-		key = "the document"
-	}
-	switch ute.Type.Kind() {
-	case reflect.Int, reflect.Int64:
+	if ute.Type.Kind() == reflect.Int {
 		// The value is not repeated: YAML has read it as a float, so
 		// it would be shown rounded, not as written. The file's only
 		// integers are counts of at least 1.
 		return fmt.Errorf("%s: the number is out of range: expected an integer from 1 to %d", key, math.MaxInt)
-	case reflect.String:
-		return fmt.Errorf("%s: expected a string, got %s", key, ute.Value)
-	case reflect.Bool:
-		return fmt.Errorf("%s: expected true or false, got %s", key, ute.Value)
-	case reflect.Slice:
-		return fmt.Errorf("%s: expected a list, got %s", key, ute.Value)
 	}
 	return fmt.Errorf("%s: expected %s, got %s", key, ute.Type, ute.Value)
 }

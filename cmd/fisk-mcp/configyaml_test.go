@@ -33,8 +33,8 @@ func TestConfigFileEmptyDocumentsAroundTheOneAreAccepted(t *testing.T) {
 			t.Errorf("%q: %v", doc, err)
 			continue
 		}
-		if cfg.Timeout == nil || *cfg.Timeout != "10s" {
-			t.Errorf("%q: timeout = %v, want 10s", doc, cfg.Timeout)
+		if !cfg.keys["timeout"] || cfg.values.Serving.Server.Timeout != 10*time.Second {
+			t.Errorf("%q: timeout = %v, want 10s", doc, cfg.values.Serving.Server.Timeout)
 		}
 	}
 }
@@ -71,7 +71,7 @@ func TestConfigFileIntegerTooLargeNamesTheKeyAndTheType(t *testing.T) {
 func TestConfigFileOverOneMiBIsRefused(t *testing.T) {
 	dir := t.TempDir()
 	fits := writeFile(t, dir, "fits.yaml", "timeout: 5s\n"+strings.Repeat("#", maxConfigBytes-len("timeout: 5s\n")), 0o600)
-	if cfg, err := loadConfigFile(fits); err != nil || *cfg.Timeout != "5s" {
+	if cfg, err := loadConfigFile(fits); err != nil || cfg.values.Serving.Server.Timeout != 5*time.Second {
 		t.Errorf("a file of exactly 1 MiB: %v", err)
 	}
 	big := writeFile(t, dir, "big.yaml", strings.Repeat("#", maxConfigBytes+1), 0o600)
@@ -191,7 +191,7 @@ func TestConfigFileValuesStillApplyAfterTheChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.planned.Serving.Timeout != 7*time.Second || !slices.Equal(c.planned.Selection.ConfirmTags, []string{"impact:rw"}) {
-		t.Errorf("plan = %+v %+v", c.planned.Serving, c.planned.Selection)
+	if c.planned.Serving.Server.Timeout != 7*time.Second || !slices.Equal(c.planned.Policy.ConfirmTags, []string{"impact:rw"}) {
+		t.Errorf("plan = %+v %+v", c.planned.Serving, c.planned.Policy)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+
 	"slices"
 	"strings"
 	"testing"
@@ -15,12 +17,12 @@ func TestShortTokensAreRefusedSayingHowToMakeOne(t *testing.T) {
 	}{
 		{"three-character file", "abc\n", "", []string{"--token-file", "3 characters", "at least 16", "openssl rand -hex 32"}},
 		{"fifteen-character file", strings.Repeat("x", 15), "", []string{"15 characters", "at least 16"}},
-		{"three-character environment", "", "abc", []string{tokenEnv, "3 characters", "at least 16", "openssl rand -hex 32"}},
-		{"fifteen characters padded to sixteen in the environment", "", " " + strings.Repeat("y", 15) + "\n", []string{tokenEnv, "15 characters"}},
+		{"three-character environment", "", "abc", []string{execrunner.TokenEnvVar, "3 characters", "at least 16", "openssl rand -hex 32"}},
+		{"fifteen characters padded to sixteen in the environment", "", " " + strings.Repeat("y", 15) + "\n", []string{execrunner.TokenEnvVar, "15 characters"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv(tokenEnv, c.env)
+			t.Setenv(execrunner.TokenEnvVar, c.env)
 			args := []string{"serve", "--http", "0.0.0.0:0"}
 			if c.file != "" {
 				args = append(args, "--token-file", writeFile(t, t.TempDir(), "token", c.file, 0o600))
@@ -49,7 +51,7 @@ func TestTokensOfSixteenCharactersAreAcceptedWithoutTheirLineEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv(tokenEnv, c.env)
+			t.Setenv(execrunner.TokenEnvVar, c.env)
 			args := []string{"serve", "--http", "0.0.0.0:0"}
 			if c.file != "" {
 				args = append(args, "--token-file", writeFile(t, t.TempDir(), "token", c.file, 0o600))
@@ -58,7 +60,7 @@ func TestTokensOfSixteenCharactersAreAcceptedWithoutTheirLineEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := c.planned.Serving.Token; got != token {
+			if got := c.planned.Serving.HTTP.Token; got != token {
 				t.Errorf("token = %q, want %q", got, token)
 			}
 		})
@@ -75,7 +77,7 @@ func TestAllowHostComesFromFlagsAndTheConfigFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := c.planned.Serving.AllowHosts, []string{"file.example", "a.example", "b.example:8443"}; !slices.Equal(got, want) {
+			if got, want := c.planned.Serving.HTTP.AllowHosts, []string{"file.example", "a.example", "b.example:8443"}; !slices.Equal(got, want) {
 				t.Errorf("allowed hosts = %v, want %v (the file's, then the flags')", got, want)
 			}
 		})

@@ -9,7 +9,6 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
-	"github.com/fisk-mcp/fisk-mcp/schema"
 )
 
 // loader builds tool sets from a plan. The same loader serves the first load
@@ -22,28 +21,7 @@ type loader struct {
 }
 
 func newLoader(p *plan) loader {
-	l := loader{
-		policy: exposure.Policy{
-			Include:         p.Selection.Include,
-			Exclude:         p.Selection.Exclude,
-			IncludeTags:     p.Selection.IncludeTags,
-			ExcludeTags:     p.Selection.ExcludeTags,
-			ConfirmTags:     p.Selection.ConfirmTags,
-			ReadOnlyTags:    p.Selection.ReadOnlyTags,
-			AdditiveTags:    p.Selection.AdditiveTags,
-			DestructiveTags: p.Selection.DestructiveTags,
-			IdempotentTags:  p.Selection.IdempotentTags,
-			Schema:          schema.Mode(p.Selection.Schema),
-		},
-		env: execrunner.Environ(os.Environ(), p.ScrubEnv),
-	}
-	for _, a := range p.Apps {
-		l.apps = append(l.apps, exposure.App{
-			Prefix: a.Prefix, Path: a.Path, Globals: a.Globals,
-			Include: a.Include, Exclude: a.Exclude, IncludeTags: a.IncludeTags, ExcludeTags: a.ExcludeTags,
-		})
-	}
-	return l
+	return loader{apps: p.Apps, policy: p.Policy, env: execrunner.Environ(os.Environ(), p.ScrubEnv)}
 }
 
 // load introspects every app and builds the set; a name collision fails it.

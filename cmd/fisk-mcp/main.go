@@ -36,25 +36,13 @@ func buildVersion() string {
 	return "devel"
 }
 
-// command is one subcommand's own settings and the flags bound to them.
-type command struct {
-	s    settings
-	opts *optionSet
-}
-
-func newCommand() *command {
-	c := &command{}
-	c.opts = newOptionSet(&c.s)
-	return c
-}
-
 // cli is the fisk-mcp command line.
 type cli struct {
 	app            *fisk.Application
 	ctx            context.Context
 	stdout, stderr io.Writer
 
-	serve, tools, config *command
+	serve, tools, config *plan // each command's settings
 	toolsJSON            bool
 	client               string
 	clientEnv            []string
@@ -68,7 +56,7 @@ type cli struct {
 }
 
 func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
-	c := &cli{ctx: ctx, executable: os.Executable, stdout: stdout, stderr: stderr, serve: newCommand(), tools: newCommand(), config: newCommand()}
+	c := &cli{ctx: ctx, executable: os.Executable, stdout: stdout, stderr: stderr, serve: newPlan(true), tools: newPlan(false), config: newPlan(true)}
 	app := fisk.New("fisk-mcp", "Serve the commands of fisk command-line applications as MCP tools.")
 	app.Version(buildVersion())
 	app.Writer(stdout)
@@ -78,22 +66,17 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 
 	serve := app.Command("serve", "Serve the apps' commands as MCP tools over stdio (default) or streamable HTTP").Action(c.runServe)
 	serve.HelpLong(serveHelp)
-	c.serve.opts.addSelection(serve)
-	c.serve.opts.addServing(serve)
-	c.serve.opts.addApps(serve)
+	c.serve.register(serve)
 
 	tools := app.Command("tools", "Print the tools that serve would expose: name, app, behaviour, gate, tags and description").Action(c.runTools)
 	tools.Flag("json", "Print JSON for machines instead of a table").UnNegatableBoolVar(&c.toolsJSON)
-	c.tools.opts.addSelection(tools)
-	c.tools.opts.addApps(tools)
+	c.tools.register(tools)
 
 	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
 	config.HelpLong(configHelp)
 	config.Arg("client", "The client: claude-desktop, claude-code or vscode").Required().EnumVar(&c.client, clientNames...)
 	config.Flag("env", "Set KEY=VALUE in the server's environment in the generated configuration (repeatable)").PlaceHolder("KEY=VALUE").StringsVar(&c.clientEnv)
-	c.config.opts.addSelection(config)
-	c.config.opts.addServing(config)
-	c.config.opts.addApps(config)
+	c.config.register(config)
 
 	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", buildVersion())
@@ -120,21 +103,6 @@ so the configuration works whatever directory the client starts in.
   claude-desktop  the "mcpServers" entry for claude_desktop_config.json
   claude-code     the "claude mcp add" command line
   vscode          the "servers" entry for .vscode/mcp.json`
-
-// loadPlan merges the configuration file into a command's settings and
-// validates the result.
-func (cmd *command) loadPlan(serving bool) (*plan, *fileConfig, error) {
-	var f *fileConfig
-	if cmd.s.ConfigFile != "" {
-		var err error
-		if f, err = loadConfigFile(cmd.s.ConfigFile); err != nil {
-			return nil, nil, err
-		}
-	}
-	merge(&cmd.s, cmd.opts.given, f)
-	p, err := resolve(&cmd.s, f, serving)
-	return p, f, err
-}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

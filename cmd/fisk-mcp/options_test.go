@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+
 	"bytes"
 	"context"
 	"os"
@@ -67,7 +69,7 @@ func TestServeFlagsBecomeAValidatedPlan(t *testing.T) {
 	if !slices.Equal(p.Apps[1].Globals, []string{"context"}) {
 		t.Errorf("globals = %v", p.Apps[1].Globals)
 	}
-	sel := p.Selection
+	sel := p.Policy
 	if len(sel.Include) != 2 || len(sel.Exclude) != 1 || sel.Schema != "full" {
 		t.Errorf("selection = %+v", sel)
 	}
@@ -81,13 +83,13 @@ func TestServeFlagsBecomeAValidatedPlan(t *testing.T) {
 		}
 	}
 	sp := p.Serving
-	if sp.HTTP != "127.0.0.1:0" || !sp.Stateless || sp.Token != "s3cret-token-value" || len(sp.AllowOrigins) != 2 {
+	if sp.HTTP.Addr != "127.0.0.1:0" || !sp.HTTP.Stateless || sp.HTTP.Token != "s3cret-token-value" || len(sp.HTTP.AllowOrigins) != 2 {
 		t.Errorf("http settings = %+v", sp)
 	}
-	if sp.Timeout != 5*time.Second || sp.Concurrency != 2 || sp.ElicitTimeout != 10*time.Second {
+	if sp.Server.Timeout != 5*time.Second || sp.Server.Concurrency != 2 || sp.Approval.Timeout != 10*time.Second {
 		t.Errorf("limits = %+v", sp)
 	}
-	if sp.Name != "ops" || sp.Instructions != "Be careful" || !sp.Watch || p.LogLevel != "debug" || p.LogFormat != "json" {
+	if sp.Server.Name != "ops" || sp.Server.Instructions != "Be careful" || !sp.Watch || p.LogLevel != "debug" || p.LogFormat != "json" {
 		t.Errorf("misc = %+v %s %s", sp, p.LogLevel, p.LogFormat)
 	}
 }
@@ -99,23 +101,23 @@ func TestServeDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := c.planned.Serving
-	if sp.HTTP != "" || sp.Timeout != defaultTimeout || sp.Concurrency != defaultConcurrency || sp.ElicitTimeout != defaultElicitTimeout {
+	if sp.HTTP.Addr != "" || sp.Server.Timeout != 30*time.Second || sp.Server.Concurrency != 4 || sp.Approval.Timeout != 2*time.Minute {
 		t.Errorf("defaults = %+v", sp)
 	}
-	if c.planned.Selection.Schema != "restricted" || c.planned.LogFormat != "text" || c.planned.LogLevel != "info" {
+	if c.planned.Policy.Schema != "restricted" || c.planned.LogFormat != "text" || c.planned.LogLevel != "info" {
 		t.Errorf("defaults = %+v", c.planned)
 	}
 }
 
 func TestHTTPTokenComesFromTheEnvironmentWhenNoFileIsGiven(t *testing.T) {
 	app := fakeApp(t, t.TempDir(), "tool")
-	t.Setenv(tokenEnv, "from-the-environment\n")
+	t.Setenv(execrunner.TokenEnvVar, "from-the-environment\n")
 	c, _, err := parse(t, "serve", "--http", "127.0.0.1:0", app)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.planned.Serving.Token != "from-the-environment" || c.planned.Serving.TokenFromFile {
-		t.Errorf("token = %q", c.planned.Serving.Token)
+	if c.planned.Serving.HTTP.Token != "from-the-environment" || c.planned.Serving.TokenFromFile {
+		t.Errorf("token = %q", c.planned.Serving.HTTP.Token)
 	}
 }
 
@@ -231,7 +233,7 @@ func TestStateKeyFileIsLoadedOrRefused(t *testing.T) {
 	good := writeFile(t, dir, "good.key", "8f1d6c2a9b7e4f30a1c5d8e2b4f6a7c90d3e5f7a1b2c4d6e8f0a2b4c6d8e0f13\n", 0o600)
 	weak := writeFile(t, dir, "weak.key", "passphrase\n", 0o600)
 	c, _, err := parse(t, "serve", "--state-key-file", good, app)
-	if err != nil || len(c.planned.Serving.StateKey) != 32 {
+	if err != nil || len(c.planned.Serving.Approval.Key) != 32 {
 		t.Fatalf("good key: %v", err)
 	}
 	if _, _, err := parse(t, "serve", "--state-key-file", weak, app); err == nil || !strings.Contains(err.Error(), "openssl rand -hex 32") {

@@ -18,8 +18,8 @@ import (
 )
 
 func (c *cli) runServe(*fisk.ParseContext) error {
-	p, _, err := c.serve.loadPlan(true)
-	if err != nil {
+	p := c.serve
+	if err := p.load(); err != nil {
 		return err
 	}
 	c.planned = p
@@ -65,64 +65,57 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		return err
 	}
 
-	secrets := execrunner.SecretValues(os.Environ(), p.ScrubEnv)
-	if sp.Token != "" {
-		secrets = append(secrets, sp.Token)
-	}
-	name := sp.Name
-	if name == "" {
-		name = server.DefaultName
-	}
-	gate, err := elicit.NewGate(elicit.Options{
-		ServerName: name,
-		Key:        sp.StateKey,
-		Timeout:    sp.ElicitTimeout,
-		// The refusals the gate's middleware makes on its own (legacy
-		// protocol: no answer in time) are logged like every other call.
-		OnDecision: server.DecisionLogger(log),
-	})
+	srv, err := newServer(p, l, set, log)
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(server.Config{
-		Name:         name,
-		Version:      buildVersion(),
-		Instructions: sp.Instructions,
-		Concurrency:  sp.Concurrency,
-		Timeout:      sp.Timeout,
-		Env:          l.env,
-		Redactor:     execrunner.NewRedactor(secrets...),
-		Gate:         gate,
-		Logger:       log,
-	}, exposure.NewCurrent(set))
-	if err != nil {
-		return err
-	}
-
-	if sp.HTTP == "" {
-		announce(log, p, l, set, sp, "")
+	if sp.HTTP.Addr == "" {
+		announce(log, p, l, set, "")
 		c.watch(ctx, w, l, srv, log)
 		return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
+	return serveHTTP(ctx, p, srv, func(addr string) {
+		announce(log, p, l, set, addr)
+		c.watch(ctx, w, l, srv, log)
+	})
+}
 
-	hc := server.HTTPConfig{
-		Addr:           sp.HTTP,
-		Stateless:      sp.Stateless,
-		Token:          sp.Token,
-		InsecureNoAuth: sp.InsecureNoAuth,
-		AllowOrigins:   sp.AllowOrigins,
-		AllowHosts:     sp.AllowHosts,
+// newServer builds the server and its approval gate from the plan.
+func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*server.Server, error) {
+	sp := p.Serving
+	secrets := execrunner.SecretValues(os.Environ(), p.ScrubEnv)
+	if sp.HTTP.Token != "" {
+		secrets = append(secrets, sp.HTTP.Token)
 	}
+	cfg, opts := sp.Server, sp.Approval
+	if cfg.Name == "" {
+		cfg.Name = server.DefaultName
+	}
+	opts.ServerName = cfg.Name
+	// The refusals the gate's middleware makes on its own (legacy
+	// protocol: no answer in time) are logged like every other call.
+	opts.OnDecision = server.DecisionLogger(log)
+	gate, err := elicit.NewGate(opts)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Version, cfg.Env, cfg.Redactor, cfg.Gate, cfg.Logger = buildVersion(), l.env, execrunner.NewRedactor(secrets...), gate, log
+	return server.New(cfg, exposure.NewCurrent(set))
+}
+
+// serveHTTP binds the address, calls started with the bound address, and
+// serves streamable HTTP until ctx ends.
+func serveHTTP(ctx context.Context, p *plan, srv *server.Server, started func(addr string)) error {
+	hc := p.Serving.HTTP
 	hs, err := srv.ListenHTTP(hc)
 	if err != nil {
 		var unauthenticated *server.UnauthenticatedError
 		if errors.As(err, &unauthenticated) {
-			return fmt.Errorf("%w (--token-file FILE or %s=TOKEN sets the token; --insecure-no-auth allows it without)", err, tokenEnv)
+			return fmt.Errorf("%w (--token-file FILE or %s=TOKEN sets the token; --insecure-no-auth allows it without)", err, execrunner.TokenEnvVar)
 		}
 		return err
 	}
-	announce(log, p, l, set, sp, hs.Addr().String())
-	c.watch(ctx, w, l, srv, log)
+	started(hs.Addr().String())
 	return hs.Serve(ctx)
 }
 

@@ -37,8 +37,8 @@ type behaviorListing struct {
 }
 
 func (c *cli) runTools(*fisk.ParseContext) error {
-	p, _, err := c.tools.loadPlan(false)
-	if err != nil {
+	p := c.tools
+	if err := p.load(); err != nil {
 		return err
 	}
 	c.planned = p
