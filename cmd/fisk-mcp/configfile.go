@@ -6,17 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
+	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/fisk-mcp/fisk-mcp/configfile"
 )
 
 // configSchemaJSON is the contract of the configuration file. Validating
@@ -47,17 +46,8 @@ type fileApp struct {
 	ExcludeTags []string `json:"exclude_tag"`
 }
 
-var configSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(configSchemaJSON))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	const url = "config.schema.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
+var configSchema = sync.OnceValues(func() (*configfile.Schema, error) {
+	return configfile.NewSchema(configSchemaJSON, "see fisk-mcp serve --help for the settings")
 })
 
 // loadConfigFile reads, validates and decodes a YAML configuration file.
@@ -98,35 +88,12 @@ func loadConfigFile(path string) (*fileConfig, error) {
 // parseConfig validates YAML text against the configuration schema and
 // decodes it.
 func parseConfig(raw []byte) (*fileConfig, error) {
-	doc, err := decodeYAML(raw)
-	if err != nil {
-		return nil, err
-	}
-	if doc == nil {
-		doc = map[string]any{}
-	}
-	if err := normalizeConfig(doc); err != nil {
-		return nil, err
-	}
-	// Round-trip through JSON so the validator sees JSON types (json.Number,
-	// map[string]any) whatever YAML produced.
-	js, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("a value has no JSON form (%w); write plain strings, numbers, booleans and lists", err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
-	if err != nil {
-		return nil, err
-	}
 	sch, err := configSchema()
 	if err != nil {
 		return nil, fmt.Errorf("compiling the built-in configuration schema: %w", err)
 	}
-	if err := sch.Validate(inst); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return nil, describeViolations(ve)
-		}
+	js, err := sch.Parse(raw, normalizeConfig)
+	if err != nil {
 		return nil, err
 	}
 	return decodeConfig(js)
@@ -174,123 +141,6 @@ func decodeConfig(js []byte) (*fileConfig, error) {
 	return cfg, nil
 }
 
-// describeViolations turns a schema validation error into one line per
-// problem, each naming where it is and, for an unknown key, the key and the
-// closest known one.
-func describeViolations(ve *jsonschema.ValidationError) error {
-	var lines []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
-		}
-		lines = append(lines, describeLeaf(e))
-	}
-	walk(ve)
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
-	return fmt.Errorf("%s; see fisk-mcp serve --help for the settings", strings.Join(lines, "; "))
-}
-
-func describeLeaf(e *jsonschema.ValidationError) string {
-	where := instancePath(e.InstanceLocation)
-	if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
-		known := knownKeys(e.InstanceLocation)
-		var parts []string
-		for _, key := range ap.Properties {
-			msg := fmt.Sprintf("unknown key %q", key)
-			if where != "" {
-				msg += " in " + where
-			}
-			if s := closest(key, known); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			parts = append(parts, msg)
-		}
-		return strings.Join(parts, "; ")
-	}
-	if where == "" {
-		where = "the document"
-	}
-	return fmt.Sprintf("%s: %s", where, e.ErrorKind.LocalizedString(message.NewPrinter(language.English)))
-}
-
-// instancePath renders a JSON pointer as apps[0].prefix.
-func instancePath(loc []string) string {
-	var b strings.Builder
-	for _, tok := range loc {
-		if _, err := strconv.Atoi(tok); err == nil {
-			fmt.Fprintf(&b, "[%s]", tok)
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(tok)
-	}
-	return b.String()
-}
-
-// knownKeys lists the keys allowed at an object location of the schema.
-func knownKeys(loc []string) []string {
-	var sch struct {
-		Properties map[string]any `json:"properties"`
-		Defs       struct {
-			App struct {
-				Properties map[string]any `json:"properties"`
-			} `json:"app"`
-		} `json:"$defs"`
-	}
-	if err := json.Unmarshal(configSchemaJSON, &sch); err != nil {
-		return nil
-	}
-	props := sch.Properties
-	if len(loc) > 0 && loc[0] == "apps" {
-		props = sch.Defs.App.Properties
-	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// closest returns the known key nearest to key by edit distance, or "" when
-// none is plausibly what was meant.
-func closest(key string, known []string) string {
-	best, bestDist := "", len(key)/2+2
-	for _, k := range known {
-		if d := editDistance(strings.ToLower(key), k); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // normalizeConfig accepts the plural spelling of a list key (confirm_tags
 // for confirm_tag) and a single string where a list is expected, so a
 // configuration reads naturally; everything else is left to the schema.
@@ -332,4 +182,42 @@ func normalizeObject(obj map[string]any, where string) error {
 		}
 	}
 	return nil
+}
+
+// maxConfigBytes bounds the configuration file. A configuration is a few
+// settings; anything near this size is the wrong file, and reading it whole
+// must not cost the server its memory.
+const maxConfigBytes = 1 << 20
+
+// readConfigFile reads at most maxConfigBytes of path.
+func readConfigFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
+	}
+	if len(raw) > maxConfigBytes {
+		return nil, fmt.Errorf("config %s is larger than 1 MiB; a configuration is a few settings: check that --config names the right file", path)
+	}
+	return raw, nil
+}
+
+// describeTypeError names the key and the expected type when a value passed
+// the schema but does not fit its Go type (an integer too large for int).
+func describeTypeError(key string, err error) error {
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) {
+		return err
+	}
+	if ute.Type.Kind() == reflect.Int {
+		// The value is not repeated: YAML has read it as a float, so
+		// it would be shown rounded, not as written. The file's only
+		// integers are counts of at least 1.
+		return fmt.Errorf("%s: the number is out of range: expected an integer from 1 to %d", key, math.MaxInt)
+	}
+	return fmt.Errorf("%s: expected %s, got %s", key, ute.Type, ute.Value)
 }

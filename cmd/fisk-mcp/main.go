@@ -20,6 +20,8 @@ import (
 	"syscall"
 
 	"github.com/choria-io/fisk"
+
+	"github.com/fisk-mcp/fisk-mcp/clients"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -74,7 +76,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 
 	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
 	config.HelpLong(configHelp)
-	config.Arg("client", "The client: claude-desktop, claude-code or vscode").Required().EnumVar(&c.client, clientNames...)
+	config.Arg("client", "The client: claude-desktop, claude-code or vscode").Required().EnumVar(&c.client, clients.Names...)
 	config.Flag("env", "Set KEY=VALUE in the server's environment in the generated configuration (repeatable)").PlaceHolder("KEY=VALUE").StringsVar(&c.clientEnv)
 	c.config.register(config)
 

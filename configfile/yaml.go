@@ -1,39 +1,13 @@
-package main
+package configfile
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"reflect"
 
 	"go.yaml.in/yaml/v3"
 )
-
-// maxConfigBytes bounds the configuration file. A configuration is a few
-// settings; anything near this size is the wrong file, and reading it whole
-// must not cost the server its memory.
-const maxConfigBytes = 1 << 20
-
-// readConfigFile reads at most maxConfigBytes of path.
-func readConfigFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
-	}
-	if len(raw) > maxConfigBytes {
-		return nil, fmt.Errorf("config %s is larger than 1 MiB; a configuration is a few settings: check that --config names the right file", path)
-	}
-	return raw, nil
-}
 
 // decodeYAML decodes the one YAML document of a configuration file; an
 // empty file is nil. Empty documents are ignored, but a second document
@@ -122,20 +96,4 @@ func yamlKind(n *yaml.Node) string {
 		return "a timestamp"
 	}
 	return "of type " + n.ShortTag()
-}
-
-// describeTypeError names the key and the expected type when a value passed
-// the schema but does not fit its Go type (an integer too large for int).
-func describeTypeError(key string, err error) error {
-	var ute *json.UnmarshalTypeError
-	if !errors.As(err, &ute) {
-		return err
-	}
-	if ute.Type.Kind() == reflect.Int {
-		// The value is not repeated: YAML has read it as a float, so
-		// it would be shown rounded, not as written. The file's only
-		// integers are counts of at least 1.
-		return fmt.Errorf("%s: the number is out of range: expected an integer from 1 to %d", key, math.MaxInt)
-	}
-	return fmt.Errorf("%s: expected %s, got %s", key, ute.Type, ute.Value)
 }

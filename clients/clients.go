@@ -1,0 +1,83 @@
+// Package clients writes the configuration that makes an MCP client start
+// a stdio server: the JSON entry of Claude Desktop and VS Code, and the
+// "claude mcp add" command line of Claude Code, each in the form the client
+// documents. It does not decide what the server's command line is, nor
+// touch a client's files: the output is for a person to paste.
+package clients
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+)
+
+// Names are the clients known, in the order of help texts.
+var Names = []string{"claude-desktop", "claude-code", "vscode"}
+
+// Launch is how a client starts the server: the server's name in the client,
+// the absolute command, its arguments and extra environment.
+type Launch struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     map[string]string
+}
+
+// stdioEntry is one server entry of a JSON client configuration, fields in
+// the order people expect to read them.
+type stdioEntry struct {
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+}
+
+// Hints tell the person where the output of Render goes, by client; print
+// them apart from it (on stderr), so the output can be redirected as is.
+var Hints = map[string]string{
+	"claude-desktop": "merge this into the \"mcpServers\" object of claude_desktop_config.json, then restart Claude Desktop",
+	"claude-code":    "run this command (add --scope user before the name to use the server in every project)",
+	"vscode":         "merge this into the \"servers\" object of .vscode/mcp.json in the workspace",
+}
+
+// Render renders l in the format the client documents.
+func Render(client string, l Launch) (string, error) {
+	switch client {
+	case "claude-desktop":
+		// claude_desktop_config.json: {"mcpServers": {NAME: {command, args, env}}}
+		return marshalIndent(map[string]any{"mcpServers": map[string]stdioEntry{
+			l.Name: {Command: l.Command, Args: l.Args, Env: l.Env},
+		}})
+	case "vscode":
+		// .vscode/mcp.json: {"servers": {NAME: {"type": "stdio", command, args, env}}}
+		return marshalIndent(map[string]any{"servers": map[string]stdioEntry{
+			l.Name: {Type: "stdio", Command: l.Command, Args: l.Args, Env: l.Env},
+		}})
+	case "claude-code":
+		// claude mcp add [options] NAME -- COMMAND [args...]; every option
+		// goes before the name.
+		argv := []string{"mcp", "add", "--transport", "stdio"}
+		for _, k := range sortedKeys(l.Env) {
+			argv = append(argv, "--env", k+"="+l.Env[k])
+		}
+		argv = append(argv, l.Name, "--", l.Command)
+		argv = append(argv, l.Args...)
+		return execrunner.DisplayCommandLine("claude", argv) + "\n", nil
+	default:
+		return "", fmt.Errorf("unknown client %q: use one of %s", client, strings.Join(Names, ", "))
+	}
+}
+
+func marshalIndent(v any) (string, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	return string(b) + "\n", nil
+}
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
