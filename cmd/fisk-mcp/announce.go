@@ -6,6 +6,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/listing"
 )
 
 // announce logs what is being served, so an operator reading stderr knows
@@ -21,7 +22,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 		if app.Prefix != "" {
 			attrs = append(attrs, "prefix", app.Prefix)
 		}
-		tools := toolsOf(set, app, l.apps)
+		tools := listing.AppTools(set, app, l.apps)
 		if len(tools) == 0 {
 			warnNoTools(log, app)
 			continue
@@ -30,7 +31,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 	}
 	var gated []string
 	for _, t := range set.Tools() {
-		if _, ok := gateOf(t); ok && t.MCPExposable() {
+		if _, ok := listing.Gate(t); ok && t.MCPExposable() {
 			gated = append(gated, t.Name())
 		}
 	}
@@ -66,7 +67,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 // leave an app with no tools the selection keeps.
 func warnEmptyApps(log *slog.Logger, l loader, set *exposure.ToolSet) {
 	for _, app := range l.apps {
-		if len(toolsOf(set, app, l.apps)) == 0 {
+		if len(listing.AppTools(set, app, l.apps)) == 0 {
 			warnNoTools(log, app)
 		}
 	}

@@ -1,10 +1,6 @@
 package main
 
-import (
-	"testing"
-
-	"github.com/fisk-mcp/fisk-mcp/exposure"
-)
+import "testing"
 
 func TestConnectAddrIsDialableLocally(t *testing.T) {
 	for in, want := range map[string]string{
@@ -18,30 +14,5 @@ func TestConnectAddrIsDialableLocally(t *testing.T) {
 		if got := connectAddr(in); got != want {
 			t.Errorf("connectAddr(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-func TestBehaviourWordsReadWell(t *testing.T) {
-	cases := []struct {
-		b    exposure.Behavior
-		want string
-	}{
-		{exposure.Behavior{ReadOnly: true, Idempotent: true, OpenWorld: true}, "read-only, idempotent"},
-		{exposure.ConservativeBehavior, "destructive"},
-		{exposure.Behavior{OpenWorld: false}, "additive, closed-world"},
-	}
-	for _, tc := range cases {
-		if got := behaviourWords(tc.b); got != tc.want {
-			t.Errorf("behaviourWords(%+v) = %q, want %q", tc.b, got, tc.want)
-		}
-	}
-}
-
-func TestOneLineKeepsTheFirstLineWithinWidth(t *testing.T) {
-	if got := oneLine("  first line\nsecond", 72); got != "first line" {
-		t.Errorf("got %q", got)
-	}
-	if got := oneLine("ééééééééé", 5); got != "éééé…" {
-		t.Errorf("got %q", got)
 	}
 }

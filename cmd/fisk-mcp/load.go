@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -49,70 +47,4 @@ func (l loader) paths() []string {
 		out = append(out, a.Path)
 	}
 	return out
-}
-
-// toolsOf returns the tools of set that came from app.
-func toolsOf(set *exposure.ToolSet, app exposure.App, all []exposure.App) []exposure.Tool {
-	shared := 0
-	for _, a := range all {
-		if a.Path == app.Path {
-			shared++
-		}
-	}
-	var out []exposure.Tool
-	for _, t := range set.Tools() {
-		src, ok := t.(exposure.Sourced)
-		if !ok || src.Source() != app.Path {
-			continue
-		}
-		// Two apps may be the same binary under different prefixes.
-		if shared > 1 && app.Prefix != "" && !strings.HasPrefix(t.Name(), app.Prefix+"_") {
-			continue
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
-// appLabel names an app in listings: its prefix, else its binary's name.
-func appLabel(t exposure.Tool, apps []exposure.App) string {
-	src, ok := t.(exposure.Sourced)
-	if !ok {
-		return string(exposure.KindOf(t))
-	}
-	for _, a := range apps {
-		if a.Path == src.Source() && a.Prefix != "" && strings.HasPrefix(t.Name(), a.Prefix+"_") {
-			return a.Prefix
-		}
-	}
-	return filepath.Base(src.Source())
-}
-
-// gateOf reports the trigger tag of a gated tool, "" for an ungated one.
-func gateOf(t exposure.Tool) (trigger string, gated bool) {
-	c, ok := t.(exposure.Confirmable)
-	if !ok {
-		// The server refuses such a tool; show it as gated by nothing known.
-		return "(unknown: refused)", true
-	}
-	return c.ConfirmTrigger(), c.NeedsConfirm()
-}
-
-// behaviourWords describes a tool's behaviour for people: read-only,
-// additive or destructive, then idempotent and closed-world when they hold.
-func behaviourWords(b exposure.Behavior) string {
-	words := "additive"
-	switch {
-	case b.ReadOnly:
-		words = "read-only"
-	case b.Destructive:
-		words = "destructive"
-	}
-	if b.Idempotent {
-		words += ", idempotent"
-	}
-	if !b.OpenWorld {
-		words += ", closed-world"
-	}
-	return words
 }
