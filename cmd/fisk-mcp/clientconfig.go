@@ -17,7 +17,7 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	p := c.config
 	// Render the command line before the configuration file is merged in:
 	// the file is passed by path, and its values must not be repeated.
-	args, err := p.args()
+	args, err := p.set.Args()
 	if err != nil {
 		return err
 	}

@@ -4,18 +4,15 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/configfile"
+	"github.com/fisk-mcp/fisk-mcp/settings"
 )
 
 // configSchemaJSON is the contract of the configuration file. Validating
@@ -27,8 +24,8 @@ var configSchemaJSON []byte
 // fileConfig is the decoded configuration file: the values of the settings
 // it sets, in a plan of their own, and its apps.
 type fileConfig struct {
-	values *plan           // with the serving part, whatever the command
-	keys   map[string]bool // the keys the file sets
+	values *plan         // with the serving part, whatever the command
+	set    *settings.Set // values' settings; InFile says which the file sets
 	Apps   []fileApp
 }
 
@@ -77,11 +74,7 @@ func loadConfigFile(path string) (*fileConfig, error) {
 	for i := range cfg.Apps {
 		cfg.Apps[i].Path = rel(cfg.Apps[i].Path)
 	}
-	for _, s := range settings {
-		if p, ok := s.at(cfg.values).(*string); ok && s.path && cfg.keys[s.key()] && !filepath.IsAbs(*p) {
-			*p = filepath.Join(dir, *p)
-		}
-	}
+	cfg.set.RelativeTo(dir)
 	return cfg, nil
 }
 
@@ -106,37 +99,17 @@ func decodeConfig(js []byte) (*fileConfig, error) {
 	if err := json.Unmarshal(js, &doc); err != nil {
 		return nil, err
 	}
-	cfg := &fileConfig{values: newPlan(true), keys: map[string]bool{}}
+	values := newPlan(true)
+	cfg := &fileConfig{values: values, set: values.set}
 	if raw, ok := doc["apps"]; ok {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&cfg.Apps); err != nil {
-			return nil, describeTypeError("apps", err)
+			return nil, fmt.Errorf("apps: %w", err)
 		}
 	}
-	for _, s := range settings {
-		raw, ok := doc[s.key()]
-		if !ok || s.flagOnly {
-			continue
-		}
-		cfg.keys[s.key()] = true
-		target := s.at(cfg.values)
-		d, isDuration := target.(*time.Duration)
-		if !isDuration {
-			if err := json.Unmarshal(raw, target); err != nil {
-				return nil, describeTypeError(s.key(), err)
-			}
-			continue
-		}
-		var text string
-		if err := json.Unmarshal(raw, &text); err != nil {
-			return nil, describeTypeError(s.key(), err)
-		}
-		v, err := time.ParseDuration(text)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w; write a duration such as 30s or 2m", s.key(), err)
-		}
-		*d = v
+	if err := cfg.set.Decode(doc); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
@@ -149,36 +122,16 @@ func normalizeConfig(doc any) error {
 	if !ok {
 		return nil // the schema reports the wrong type
 	}
-	if err := normalizeObject(top, ""); err != nil {
+	if err := newPlan(true).set.Normalize(top, ""); err != nil {
 		return err
 	}
 	if apps, ok := top["apps"].([]any); ok {
 		for i, a := range apps {
 			if app, ok := a.(map[string]any); ok {
-				if err := normalizeObject(app, fmt.Sprintf("apps[%d].", i)); err != nil {
+				if err := newPlan(true).set.Normalize(app, fmt.Sprintf("apps[%d].", i)); err != nil {
 					return err
 				}
 			}
-		}
-	}
-	return nil
-}
-
-func normalizeObject(obj map[string]any, where string) error {
-	for _, s := range settings {
-		if !s.isList() {
-			continue
-		}
-		key, plural := s.key(), s.key()+"s"
-		if v, ok := obj[plural]; ok && !s.singular {
-			if _, both := obj[key]; both {
-				return fmt.Errorf("both %s%s and %s%s are set; they are the same setting, keep one", where, key, where, plural)
-			}
-			obj[key] = v
-			delete(obj, plural)
-		}
-		if v, ok := obj[key].(string); ok {
-			obj[key] = []any{v}
 		}
 	}
 	return nil
@@ -204,20 +157,4 @@ func readConfigFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("config %s is larger than 1 MiB; a configuration is a few settings: check that --config names the right file", path)
 	}
 	return raw, nil
-}
-
-// describeTypeError names the key and the expected type when a value passed
-// the schema but does not fit its Go type (an integer too large for int).
-func describeTypeError(key string, err error) error {
-	var ute *json.UnmarshalTypeError
-	if !errors.As(err, &ute) {
-		return err
-	}
-	if ute.Type.Kind() == reflect.Int {
-		// The value is not repeated: YAML has read it as a float, so
-		// it would be shown rounded, not as written. The file's only
-		// integers are counts of at least 1.
-		return fmt.Errorf("%s: the number is out of range: expected an integer from 1 to %d", key, math.MaxInt)
-	}
-	return fmt.Errorf("%s: expected %s, got %s", key, ute.Type, ute.Value)
 }

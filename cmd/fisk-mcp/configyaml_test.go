@@ -33,7 +33,7 @@ func TestConfigFileEmptyDocumentsAroundTheOneAreAccepted(t *testing.T) {
 			t.Errorf("%q: %v", doc, err)
 			continue
 		}
-		if !cfg.keys["timeout"] || cfg.values.Serving.Server.Timeout != 10*time.Second {
+		if !cfg.set.InFile("timeout") || cfg.values.Serving.Server.Timeout != 10*time.Second {
 			t.Errorf("%q: timeout = %v, want 10s", doc, cfg.values.Serving.Server.Timeout)
 		}
 	}

@@ -11,15 +11,18 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/choria-io/fisk"
+
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/server"
+	"github.com/fisk-mcp/fisk-mcp/settings"
 )
 
 // plan is what serve, tools and config act on, in the types of the
-// packages that act on it. The flags fill it (see settings), the
-// configuration file fills what they did not set (see merge), and resolve
+// packages that act on it. The flags fill it (see bind), the configuration
+// file fills what they did not set (see settings.Set.Merge), and resolve
 // checks the whole of it and derives what needs work: compiled
 // expressions, absolute app paths, the token and the state key. Nothing is
 // started until resolve has accepted it.
@@ -36,7 +39,7 @@ type plan struct {
 	include, exclude []string // compiled into Policy
 	globalFlags      []string // added to every app's Globals
 
-	sources map[string]*source // by setting name
+	set *settings.Set // p's settings, bound to its fields (see bind)
 }
 
 // servingPlan is the part only a running server needs.
@@ -53,14 +56,18 @@ type servingPlan struct {
 // newPlan returns an empty plan; serving says whether it has the serving
 // settings (serve and config) or not (tools).
 func newPlan(serving bool) *plan {
-	p := &plan{sources: map[string]*source{}}
-	for _, s := range settings {
-		p.sources[s.name] = &source{}
-	}
+	p := &plan{}
 	if serving {
 		p.Serving = &servingPlan{}
 	}
+	p.set = p.bind()
 	return p
+}
+
+// register adds p's settings to cmd as flags, then the APP arguments.
+func (p *plan) register(cmd *fisk.CmdClause) {
+	p.set.Register(cmd)
+	cmd.Arg("app", "fisk binaries to serve: PATH, or PREFIX=PATH to prefix the app's tool names").StringsVar(&p.appArgs)
 }
 
 // load merges the configuration file into p and resolves the result.
@@ -71,7 +78,7 @@ func (p *plan) load() error {
 		if f, err = loadConfigFile(p.configFile); err != nil {
 			return err
 		}
-		p.merge(f)
+		p.set.Merge(f.set, p.configFile)
 	}
 	return p.resolve(f.Apps)
 }
@@ -82,19 +89,16 @@ func (p *plan) resolve(fileApps []fileApp) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
-	p.Policy.Include = compileAll(p.item("include"), p.include, fail)
-	p.Policy.Exclude = compileAll(p.item("exclude"), p.exclude, fail)
-	for _, s := range settings {
-		if s.enum == nil {
-			continue
-		}
-		if v := *s.at(p).(*string); !slices.Contains(s.enum, v) {
-			fail("%s %q: use one of %s", p.named(s.name), v, strings.Join(s.enum, ", "))
+	p.Policy.Include = compileAll(p.set.Item("include"), p.include, fail)
+	p.Policy.Exclude = compileAll(p.set.Item("exclude"), p.exclude, fail)
+	for _, s := range p.set.List {
+		if v, ok := s.Value.(*string); ok && s.Enum != nil && !slices.Contains(s.Enum, *v) {
+			fail("%s %q: use one of %s", p.set.Named(s.Name), *v, strings.Join(s.Enum, ", "))
 		}
 	}
 	for i, name := range p.globalFlags {
 		if name == "" || strings.HasPrefix(name, "-") {
-			fail("%s %q: give the flag's name without dashes, e.g. --global-flag context", p.item("global-flag")(i), name)
+			fail("%s %q: give the flag's name without dashes, e.g. --global-flag context", p.set.Item("global-flag")(i), name)
 		}
 	}
 	p.resolveApps(fileApps, fail)
@@ -127,7 +131,7 @@ func (p *plan) resolveApps(fileApps []fileApp, fail func(string, ...any)) {
 		// Only entries of the file carry a selection, and they come first,
 		// so i is the entry's index in the file's apps list.
 		key := func(field string) func(int) string {
-			return func(int) string { return p.fileKey(fmt.Sprintf("apps[%d].%s", i, field)) }
+			return func(int) string { return p.set.FileKey(fmt.Sprintf("apps[%d].%s", i, field)) }
 		}
 		include := compileAll(key("include"), spec.Include, fail)
 		exclude := compileAll(key("exclude"), spec.Exclude, fail)
@@ -161,13 +165,13 @@ func (p *plan) resolveServing() error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if sp.Server.Timeout <= 0 {
-		fail("%s %s: give a positive duration such as 30s", p.named("timeout"), sp.Server.Timeout)
+		fail("%s %s: give a positive duration such as 30s", p.set.Named("timeout"), sp.Server.Timeout)
 	}
 	if sp.Approval.Timeout <= 0 {
-		fail("%s %s: give a positive duration such as 2m", p.named("elicit-timeout"), sp.Approval.Timeout)
+		fail("%s %s: give a positive duration such as 2m", p.set.Named("elicit-timeout"), sp.Approval.Timeout)
 	}
 	if sp.Server.Concurrency < 1 {
-		fail("%s %d: allow at least 1 command at a time", p.named("concurrency"), sp.Server.Concurrency)
+		fail("%s %d: allow at least 1 command at a time", p.set.Named("concurrency"), sp.Server.Concurrency)
 	}
 	h := &sp.HTTP
 	if h.Addr == "" {
@@ -175,11 +179,11 @@ func (p *plan) resolveServing() error {
 			name string
 			set  bool
 		}{
-			{p.named("stateless"), h.Stateless},
-			{p.item("allow-origin")(len(h.AllowOrigins) - 1), len(h.AllowOrigins) > 0},
-			{p.item("allow-host")(len(h.AllowHosts) - 1), len(h.AllowHosts) > 0},
-			{p.named("insecure-no-auth"), h.InsecureNoAuth},
-			{p.named("token-file"), sp.tokenFile != ""},
+			{p.set.Named("stateless"), h.Stateless},
+			{p.set.Item("allow-origin")(len(h.AllowOrigins) - 1), len(h.AllowOrigins) > 0},
+			{p.set.Item("allow-host")(len(h.AllowHosts) - 1), len(h.AllowHosts) > 0},
+			{p.set.Named("insecure-no-auth"), h.InsecureNoAuth},
+			{p.set.Named("token-file"), sp.tokenFile != ""},
 		} {
 			if o.set {
 				fail("%s only applies to streamable HTTP: add --http ADDR or remove it", o.name)
@@ -188,11 +192,11 @@ func (p *plan) resolveServing() error {
 	}
 	for i, host := range h.AllowHosts {
 		if host == "" || strings.ContainsAny(host, "/@?#*, \t") {
-			fail("%s %q: give a host name as clients write it in the URL, such as mcp.example.com, without scheme or path", p.item("allow-host")(i), host)
+			fail("%s %q: give a host name as clients write it in the URL, such as mcp.example.com, without scheme or path", p.set.Item("allow-host")(i), host)
 		}
 	}
 	if sp.tokenFile != "" {
-		tok, err := readToken(p.named("token-file"), sp.tokenFile)
+		tok, err := readToken(p.set.Named("token-file"), sp.tokenFile)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -207,7 +211,7 @@ func (p *plan) resolveServing() error {
 	if sp.stateKeyFile != "" {
 		key, err := elicit.LoadKey(sp.stateKeyFile)
 		if err != nil {
-			fail("%s: %v; create one with: openssl rand -hex 32 > %s", p.named("state-key-file"), err, sp.stateKeyFile)
+			fail("%s: %v; create one with: openssl rand -hex 32 > %s", p.set.Named("state-key-file"), err, sp.stateKeyFile)
 		}
 		sp.Approval.Key = key
 	}
