@@ -6,8 +6,13 @@
 //	fisk-mcp config CLIENT [flags] APP...  print a client configuration
 //	fisk-mcp version
 //
-// This package is flag parsing and wiring only: the work happens in
-// introspect, exposure, server, elicit and execrunner.
+// This package is wiring only: each setting is described once (bind, in
+// settings.go) and taken from the flags and the configuration file by
+// package settings (the file read by configfile), resolved into a plan
+// whose parts are the exposure.Policy, exposure.App, server.Config and
+// elicit.Options the work is done with, in introspect, exposure, server,
+// elicit and execrunner; clients and listing render what config and tools
+// print.
 package main
 
 import (

@@ -1,0 +1,38 @@
+package configfile_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/configfile"
+)
+
+const schema = `{
+  "type": "object", "additionalProperties": false,
+  "$defs": {"item": {"type": "object", "additionalProperties": false, "properties": {"path": {"type": "string"}}}},
+  "properties": {"timeout": {"type": "string"}, "items": {"type": "array", "items": {"$ref": "#/$defs/item"}}}
+}`
+
+func TestMistakesAreNamedWhereTheyAre(t *testing.T) {
+	s, err := configfile.NewSchema([]byte(schema), "see --help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ yaml, want string }{
+		{"timout: 1s\n", `unknown key "timout" (did you mean "timeout"?); see --help`},
+		{"items:\n  - pth: x\n", `unknown key "pth" in items[0] (did you mean "path"?)`},
+		{"timeout: 3\n", "timeout: "},
+		{"timeout: 1s\n---\ntimeout: 2s\n", "line 2: a second YAML document begins here"},
+		{"1: x\n", `line 1: key "1" is a number`},
+	}
+	for _, tc := range cases {
+		_, err := s.Parse([]byte(tc.yaml), nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+	js, err := s.Parse([]byte("# nothing\n"), nil)
+	if err != nil || string(js) != "{}" {
+		t.Errorf("an empty file is %s, %v; want {}", js, err)
+	}
+}
