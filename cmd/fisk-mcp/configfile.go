@@ -122,13 +122,14 @@ func normalizeConfig(doc any) error {
 	if !ok {
 		return nil // the schema reports the wrong type
 	}
-	if err := newPlan(true).set.Normalize(top, ""); err != nil {
+	set := newPlan(true).set
+	if err := set.Normalize(top, ""); err != nil {
 		return err
 	}
 	if apps, ok := top["apps"].([]any); ok {
 		for i, a := range apps {
 			if app, ok := a.(map[string]any); ok {
-				if err := newPlan(true).set.Normalize(app, fmt.Sprintf("apps[%d].", i)); err != nil {
+				if err := set.Normalize(app, fmt.Sprintf("apps[%d].", i)); err != nil {
 					return err
 				}
 			}
