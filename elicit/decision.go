@@ -36,7 +36,7 @@ const (
 	// from what the person was shown.
 	CodeMismatch Code = "mismatch"
 	// CodeToolChanged: the tool's definition or the program behind it
-	// (Prompt.Fingerprint) changed between the question and the answer,
+	// (Prompt.Binding) changed between the question and the answer,
 	// typically because the application was reloaded.
 	CodeToolChanged Code = "tool_changed"
 	// CodeTimeout: no answer within the gate's timeout (older protocols,
@@ -57,6 +57,11 @@ type Decision struct {
 	// Detail is for the operator's log: the underlying reason, e.g. an
 	// SDK error or which binding did not match. May be empty.
 	Detail string
+	// Nonce names the approval the decision is about: the question asked
+	// (a pending decision) or the one an authentic answer refers to. It
+	// links the log lines of the question and of its answered retry. ""
+	// when no question was asked or the state was not authentic.
+	Nonce string
 }
 
 // Approved reports whether the command may run.
@@ -74,6 +79,9 @@ func (d Decision) LogValue() slog.Value {
 	attrs := []slog.Attr{slog.String("code", string(d.Code))}
 	if d.Detail != "" {
 		attrs = append(attrs, slog.String("detail", d.Detail))
+	}
+	if d.Nonce != "" {
+		attrs = append(attrs, slog.String("approval", d.Nonce))
 	}
 	return slog.GroupValue(attrs...)
 }
@@ -138,7 +146,7 @@ func mismatch(detail string) Decision {
 }
 
 func toolChanged() Decision {
-	return Decision{Code: CodeToolChanged, Detail: "the tool's fingerprint differs from the one the user was asked about (the application was reloaded or its binary replaced)",
+	return Decision{Code: CodeToolChanged, Detail: "the tool's binding differs from the one the user was asked about (the application was reloaded or its binary replaced)",
 		Message: "Not run: the tool changed while the user was being asked (the application was reloaded or its program replaced), so the approval does not cover it; call the tool again so the user is asked about it as it is now."}
 }
 

@@ -17,7 +17,7 @@
 //
 // The SDK passes RequestState and InputResponses through without checking
 // them; the gate checks everything. The state is an HMAC-SHA256 token over
-// the tool name, a hash of the tool's fingerprint (its definition and the
+// the tool name, a hash of the tool's binding (its definition and the
 // program behind it, which the person cannot see but is approving), a hash of
 // the canonical arguments, a hash of the exact prompt the person read, the
 // session id, a random nonce and an expiry. A retry whose state is forged or

@@ -33,9 +33,9 @@ func Example() {
 				Arguments:   req.Params.Arguments,
 				CommandLine: "nats stream rm ORDERS --force",
 				Trigger:     "ai:confirm",
-				// The tool's identity (exposure.ToolSet.Fingerprint): an
+				// The tool's identity (exposure.ToolSet.Binding): an
 				// approval given while the tool was reloaded is refused.
-				Fingerprint: "3f2a...",
+				Binding: "3f2a...",
 			})
 			slog.InfoContext(ctx, "approval", "tool", req.Params.Name, "decision", d)
 			if res != nil {

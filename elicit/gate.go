@@ -139,7 +139,7 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 			Message: fmt.Sprintf("Not run: the arguments cannot be bound to an approval (%v); send them as one JSON object without duplicate keys.", err)}, nil
 	}
 	msg := message(g.server, tool, p)
-	b := binding{Tool: tool, Def: hashString(p.Fingerprint), Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID())}
+	b := binding{Tool: tool, ToolBinding: hashString(p.Binding), Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID())}
 	r, _ := ctx.Value(roundKey{}).(*round)
 	if len(req.Params.InputResponses) == 0 && req.Params.RequestState == "" {
 		return g.ask(req, b, msg, p.CommandLine, r)
@@ -174,10 +174,12 @@ func (g *Gate) ask(req *mcp.CallToolRequest, b binding, msg, commandLine string,
 	if err != nil {
 		return failed("signing request state: " + err.Error()), nil
 	}
-	if legacy && !r.arm(state, b.Tool, commandLine, g.timeout, g.afterFunc) {
+	if legacy && !r.arm(state, nonce, b.Tool, commandLine, g.timeout, g.afterFunc) {
 		return failed("the gate asked twice within one tools/call"), nil
 	}
-	return pending(), &mcp.CallToolResult{
+	d := pending()
+	d.Nonce = nonce
+	return d, &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{c.inputID(): elicitParams(msg)},
 		RequestState:  state,
 	}
@@ -196,11 +198,19 @@ func (g *Gate) judge(req *mcp.CallToolRequest, b binding, r *round) Decision {
 	if err != nil {
 		return forged(err.Error())
 	}
+	d := g.judgeClaims(req, b, r, c)
+	d.Nonce = c.Nonce
+	return d
+}
+
+// judgeClaims decides a retry whose state is authentic, with claims c.
+func (g *Gate) judgeClaims(req *mcp.CallToolRequest, b binding, r *round, c claims) Decision {
+	responses := req.Params.InputResponses
 	if serverElicits(req.Session) {
 		if r == nil {
 			return misconfigured("elicit.Gate.Middleware is not installed")
 		}
-		switch r.answer(state) {
+		switch r.answer(req.Params.RequestState) {
 		case answerLate:
 			return timedOut(g.timeout)
 		case answerUnasked:
@@ -211,7 +221,7 @@ func (g *Gate) judge(req *mcp.CallToolRequest, b binding, r *round) Decision {
 	if isExpired(c.expiry(), now) {
 		return expired(fmt.Sprintf("state expired at %s, answer arrived at %s", c.expiry().UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano)))
 	}
-	if c.Tool == b.Tool && c.Def != b.Def {
+	if c.Tool == b.Tool && c.ToolBinding != b.ToolBinding {
 		return toolChanged()
 	}
 	if d := c.binding.diff(b); d != "" {

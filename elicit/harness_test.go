@@ -36,7 +36,7 @@ type fixture struct {
 	mu          sync.Mutex
 	decisions   []Decision // every decision, in order: Check's and the middleware's
 	refusals    []Refusal  // what the middleware reported
-	fingerprint string     // the tools' Prompt.Fingerprint
+	fingerprint string     // the tools. Prompt.Binding
 
 	// run, if set, is called where the command would run.
 	run func(ctx context.Context)
@@ -108,7 +108,7 @@ func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Arguments:   req.Params.Arguments,
 		CommandLine: "fixture " + req.Params.Name + " -- " + in.Name,
 		Trigger:     "ai:confirm",
-		Fingerprint: f.currentFingerprint(),
+		Binding:     f.currentFingerprint(),
 	})
 	f.record(d)
 	if res != nil {

@@ -28,7 +28,8 @@ import (
 // stopped before anything runs, so the command keeps the call's context. An
 // elicitation that fails or times out never reaches the handler again: the
 // middleware turns the SDK's error into a refusal the model can read
-// (reported through Options.OnDecision), instead of a protocol error.
+// (reported to the function ReportRefusals put in the context, and through
+// Options.OnDecision), instead of a protocol error.
 //
 // Other methods, and sessions on 2026-07-28 (where the client asks and the
 // signed expiry bounds the wait), pass through untouched.
@@ -54,8 +55,12 @@ func (g *Gate) Middleware() mcp.Middleware {
 			if ctx.Err() != nil {
 				d.Detail = "the client cancelled the call while the user was being asked: " + d.Detail
 			}
+			rf := r.refusal(d, req, ss, g.now().Sub(start))
+			if report, ok := ctx.Value(reportKey{}).(func(Refusal)); ok {
+				report(rf)
+			}
 			if g.onDecision != nil {
-				g.onDecision(ctx, r.refusal(d, req, ss, g.now().Sub(start)))
+				g.onDecision(ctx, rf)
 			}
 			return d.result(), nil
 		}
@@ -84,6 +89,17 @@ type Refusal struct {
 	Duration time.Duration
 }
 
+// ReportRefusals returns a copy of ctx under which the Middleware hands each
+// refusal it makes on its own to report, before Options.OnDecision. A
+// serving surface whose own receiving middleware wraps the gate's installs
+// it per tools/call, so the refusal ends up in the record of the call it
+// ends rather than somewhere of its own.
+func ReportRefusals(ctx context.Context, report func(Refusal)) context.Context {
+	return context.WithValue(ctx, reportKey{}, report)
+}
+
+type reportKey struct{}
+
 type roundKey struct{}
 
 // errWaitTimeout is the cause with which a round cancels the SDK's wait.
@@ -106,6 +122,7 @@ type round struct {
 	mu          sync.Mutex
 	phase       phase
 	state       string
+	nonce       string
 	tool        string
 	commandLine string
 	stop        func() bool
@@ -114,13 +131,13 @@ type round struct {
 
 // arm records the question and starts the wait. It fails if this call
 // already asked.
-func (r *round) arm(state, tool, commandLine string, wait time.Duration, afterFunc func(time.Duration, func()) func() bool) bool {
+func (r *round) arm(state, nonce, tool, commandLine string, wait time.Duration, afterFunc func(time.Duration, func()) func() bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.phase != idle {
 		return false
 	}
-	r.phase, r.state, r.tool, r.commandLine = asking, state, tool, commandLine
+	r.phase, r.state, r.nonce, r.tool, r.commandLine = asking, state, nonce, tool, commandLine
 	r.stop = afterFunc(wait, r.expire)
 	return true
 }
@@ -172,6 +189,9 @@ func (r *round) halt() {
 func (r *round) refusal(d Decision, req mcp.Request, ss *mcp.ServerSession, took time.Duration) Refusal {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if d.Nonce == "" {
+		d.Nonce = r.nonce
+	}
 	out := Refusal{Decision: d, Tool: r.tool, CommandLine: r.commandLine, Session: ss.ID(), Duration: took}
 	if call, ok := req.(*mcp.CallToolRequest); ok {
 		if out.Tool == "" && call.Params != nil {

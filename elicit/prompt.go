@@ -24,12 +24,12 @@ type Prompt struct {
 	CommandLine string
 	// Trigger is the tag that gated the tool (e.g. "ai:confirm").
 	Trigger string
-	// Fingerprint identifies the tool's definition and the program behind
-	// it (exposure.ToolSet.Fingerprint). It is not shown; the approval is
-	// bound to it, so an answer given while the tool was reloaded or its
-	// binary replaced does not approve the tool as it is now, even when the
-	// command line reads the same. "" binds to "no fingerprint".
-	Fingerprint string
+	// Binding identifies the tool's definition and the program behind it
+	// (exposure.ToolSet.Binding). It is not shown; the approval is bound to
+	// it, so an answer given while the tool was reloaded or its binary
+	// replaced does not approve the tool as it is now, even when the command
+	// line reads the same. "" binds to "no binding".
+	Binding string
 }
 
 // approveField is the one property of the requested form.

@@ -31,11 +31,11 @@ var b64 = base64.RawURLEncoding.Strict()
 // binding is what an approval is bound to: recomputed on every round from
 // the call itself and compared with the signed claims.
 type binding struct {
-	Tool    string `json:"t"`
-	Def     string `json:"f"` // hex SHA-256 of Prompt.Fingerprint
-	Args    string `json:"a"` // hex SHA-256 of the canonical arguments
-	Prompt  string `json:"p"` // hex SHA-256 of the exact message shown
-	Session string `json:"s"` // hex SHA-256 of the session id ("" included)
+	Tool        string `json:"t"`
+	ToolBinding string `json:"f"` // hex SHA-256 of Prompt.Binding
+	Args        string `json:"a"` // hex SHA-256 of the canonical arguments
+	Prompt      string `json:"p"` // hex SHA-256 of the exact message shown
+	Session     string `json:"s"` // hex SHA-256 of the session id ("" included)
 }
 
 // claims is the signed content of a request state.
@@ -57,7 +57,7 @@ func (b binding) diff(o binding) string {
 	switch {
 	case b.Tool != o.Tool:
 		return fmt.Sprintf("tool differs: approved %q, called %q", b.Tool, o.Tool)
-	case b.Def != o.Def:
+	case b.ToolBinding != o.ToolBinding:
 		return "the tool's definition or program changed after the user was asked"
 	case b.Args != o.Args:
 		return "arguments differ from the approved ones"

@@ -95,13 +95,13 @@ func TestSignedStateVerifiesAndTamperingDoesNot(t *testing.T) {
 }
 
 func TestBindingNamesWhatDiffers(t *testing.T) {
-	b := binding{Tool: "rm", Def: hashString("v1"), Args: "a", Prompt: "p", Session: hashString("session-1")}
+	b := binding{Tool: "rm", ToolBinding: hashString("v1"), Args: "a", Prompt: "p", Session: hashString("session-1")}
 	tests := map[string]binding{
-		"tool":       {Tool: "purge", Def: b.Def, Args: "a", Prompt: "p", Session: b.Session},
-		"definition": {Tool: "rm", Def: hashString("v2"), Args: "a", Prompt: "p", Session: b.Session},
-		"arguments":  {Tool: "rm", Def: b.Def, Args: "b", Prompt: "p", Session: b.Session},
-		"shown":      {Tool: "rm", Def: b.Def, Args: "a", Prompt: "q", Session: b.Session},
-		"session":    {Tool: "rm", Def: b.Def, Args: "a", Prompt: "p", Session: hashString("session-2")},
+		"tool":       {Tool: "purge", ToolBinding: b.ToolBinding, Args: "a", Prompt: "p", Session: b.Session},
+		"definition": {Tool: "rm", ToolBinding: hashString("v2"), Args: "a", Prompt: "p", Session: b.Session},
+		"arguments":  {Tool: "rm", ToolBinding: b.ToolBinding, Args: "b", Prompt: "p", Session: b.Session},
+		"shown":      {Tool: "rm", ToolBinding: b.ToolBinding, Args: "a", Prompt: "q", Session: b.Session},
+		"session":    {Tool: "rm", ToolBinding: b.ToolBinding, Args: "a", Prompt: "p", Session: hashString("session-2")},
 	}
 	for want, o := range tests {
 		if d := b.diff(o); !strings.Contains(d, want) {

@@ -38,6 +38,11 @@ type Command struct {
 	// Redactor replaces known secrets in everything returned: the output,
 	// the command line and error texts. Nil redacts nothing.
 	Redactor *Redactor
+	// CommandLine is the display line of Path and Args, already rendered
+	// and redacted by a caller that showed it before the run (as
+	// Redactor.DisplayCommandLine renders it); the result and errors report
+	// it as given. "" means it is rendered here.
+	CommandLine string
 }
 
 // Result is the record of a finished run. A non-zero exit is a normal result.

@@ -67,7 +67,10 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 
 // start starts c; its supervision is the caller's to run.
 func start(ctx context.Context, c Command) (*Process, error) {
-	line := c.Redactor.DisplayCommandLine(c.Path, c.Args)
+	line := c.CommandLine
+	if line == "" {
+		line = c.Redactor.DisplayCommandLine(c.Path, c.Args)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w before starting %s (%w)", stopKind(err), line, context.Cause(ctx))
 	}

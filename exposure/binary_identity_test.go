@@ -1,7 +1,6 @@
 package exposure_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
@@ -51,30 +49,22 @@ func buildApp(t *testing.T, path string, custom ...exposure.Tool) *exposure.Tool
 	return set
 }
 
-// countingRunner runs commands for real and counts them.
-func countingRunner(n *int) exposure.ExecDeps {
-	return exposure.ExecDeps{Run: func(ctx context.Context, c execrunner.Command) (*execrunner.Result, error) {
-		*n++
-		return execrunner.Run(ctx, c)
-	}}
-}
-
 var echoArgs = json.RawMessage(`{"subject":"hello","context":"c"}`)
 
 func TestFingerprintIsStableForTheSameBinaryAndAbsentForUnknownTools(t *testing.T) {
 	a, b := build(t, exposure.Policy{}), build(t, exposure.Policy{})
 	for _, tool := range a.Tools() {
-		fa, okA := a.Fingerprint(tool.Name())
-		fb, okB := b.Fingerprint(tool.Name())
+		fa, okA := a.Binding(tool.Name())
+		fb, okB := b.Binding(tool.Name())
 		if !okA || !okB || fa == "" || fa != fb {
 			t.Errorf("%s: fingerprints %q (%v) and %q (%v), want one stable value", tool.Name(), fa, okA, fb, okB)
 		}
 	}
-	if fp, ok := a.Fingerprint("nosuch"); ok || fp != "" {
+	if fp, ok := a.Binding("nosuch"); ok || fp != "" {
 		t.Errorf("Fingerprint(nosuch) = %q, %v; want none", fp, ok)
 	}
 	var none *exposure.ToolSet
-	if _, ok := none.Fingerprint("echo"); ok {
+	if _, ok := none.Binding("echo"); ok {
 		t.Error("a nil set has a fingerprint")
 	}
 }
@@ -91,8 +81,8 @@ func TestFingerprintFollowsTheBinaryWhileDiffSeesOnlyDescriptors(t *testing.T) {
 		t.Errorf("Diff = %+v, want empty: no descriptor changed", d)
 	}
 	for _, tool := range after.Tools() {
-		old, _ := before.Fingerprint(tool.Name())
-		now, _ := after.Fingerprint(tool.Name())
+		old, _ := before.Binding(tool.Name())
+		now, _ := after.Binding(tool.Name())
 		if tool.Name() == "inventory_search" {
 			if old != now {
 				t.Errorf("the in-process tool's fingerprint changed with an unrelated binary")
@@ -112,7 +102,7 @@ func TestExecuteRefusesABinaryReplacedSinceLoad(t *testing.T) {
 	renameOver(t, path, evilScript(t, marker))
 
 	var runs int
-	_, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs))
+	_, err := execute(background, mustLookup(t, set, "echo"), echoArgs, countingRunner(&runs))
 
 	if !errors.Is(err, exposure.ErrBinaryChanged) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "replaced") {
 		t.Errorf("Execute error = %v, want ErrBinaryChanged naming %s as replaced", err, path)
@@ -132,7 +122,7 @@ func TestExecuteRefusesABinaryRemovedSinceLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	var runs int
-	if _, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs)); !errors.Is(err, exposure.ErrBinaryChanged) || runs != 0 {
+	if _, err := execute(background, mustLookup(t, set, "echo"), echoArgs, countingRunner(&runs)); !errors.Is(err, exposure.ErrBinaryChanged) || runs != 0 {
 		t.Errorf("Execute = %v after %d runs, want ErrBinaryChanged and none", err, runs)
 	}
 }
@@ -143,7 +133,7 @@ func TestExecuteRefusesABinaryThatWasNotThereWhenLoaded(t *testing.T) {
 	testsupport.CopyFile(t, fixtureBin, path)
 
 	var runs int
-	_, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs))
+	_, err := execute(background, mustLookup(t, set, "echo"), echoArgs, countingRunner(&runs))
 	if !errors.Is(err, exposure.ErrBinaryChanged) || !strings.Contains(err.Error(), "could not be examined when it was loaded") || runs != 0 {
 		t.Errorf("Execute = %v after %d runs, want ErrBinaryChanged saying the file was not examinable at load", err, runs)
 	}
@@ -153,7 +143,7 @@ func TestExecuteRunsTheBinaryItWasLoadedFrom(t *testing.T) {
 	path := copyFixture(t)
 	set := buildApp(t, path)
 	var runs int
-	out, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs))
+	out, err := execute(background, mustLookup(t, set, "echo"), echoArgs, countingRunner(&runs))
 	if err != nil || runs != 1 || out.Exec.ExitCode != 0 {
 		t.Fatalf("Execute = %+v, %v after %d runs; want one clean run", out, err, runs)
 	}

@@ -1,7 +1,6 @@
 package exposure
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
 
@@ -94,57 +92,22 @@ func (t *commandTool) Tags() []string { return slices.Clone(t.tags) }
 func (t *commandTool) NeedsConfirm() bool     { return t.trigger != "" }
 func (t *commandTool) ConfirmTrigger() string { return t.trigger }
 
-// Command validates input against the tool's schema and returns the full
-// argument vector, binary first. Validation failures are
-// *schema.ValidationError.
-func (t *commandTool) Command(input json.RawMessage) ([]string, error) {
-	argv, err := t.cmd.Render(input)
+// Prepare validates input against the tool's schema and renders the full
+// argument vector, binary first, once. The call checks, when asked
+// (Call.CheckBinary), that the binary is still the file that was loaded.
+// Validation failures are *schema.ValidationError.
+func (t *commandTool) Prepare(input json.RawMessage) (*Call, error) {
+	args, err := t.cmd.Render(input)
 	if err != nil {
 		return nil, err
 	}
-	return append([]string{t.binary}, argv...), nil
+	argv := make([]string, 0, 1+len(args))
+	argv = append(append(argv, t.binary), args...)
+	return &Call{argv: argv, arguments: input, command: true, check: t.checkBinary}, nil
 }
 
-// TraceLine is the display form of Command; invalid input yields the name.
-func (t *commandTool) TraceLine(input json.RawMessage) string {
-	argv, err := t.cmd.Render(input)
-	if err != nil {
-		return t.name
-	}
-	return execrunner.DisplayCommandLine(t.binary, argv)
-}
-
-// errNoRunner reports a serving surface that forgot to supply ExecDeps.Run.
-var errNoRunner = errors.New("no command runner: ExecDeps.Run is nil")
-
-// Execute validates and renders input, checks that the binary is still the
-// file that was loaded (see ErrBinaryChanged), then runs it through
-// deps.Run, which carries the server's environment, timeout, redaction and
-// progress. A run error (start failure, timeout, cancel) is returned with
-// whatever partial record the runner produced.
-func (t *commandTool) Execute(ctx context.Context, input json.RawMessage, deps ExecDeps) (*Outcome, error) {
-	argv, err := t.cmd.Render(input)
-	if err != nil {
-		return nil, err
-	}
-	if deps.Run == nil {
-		return nil, errNoRunner
-	}
-	if err := t.checkBinary(); err != nil {
-		return nil, err
-	}
-	res, err := deps.Run(ctx, execrunner.Command{Path: t.binary, Args: argv})
-	if res == nil {
-		if err == nil {
-			err = fmt.Errorf("running %s: the runner returned no result", t.name)
-		}
-		return nil, err
-	}
-	return &Outcome{Exec: res}, err
-}
-
-// ErrBinaryChanged is returned by a command tool's Execute, before anything
-// runs, when the file at the application's path is not the file the tool was
+// ErrBinaryChanged is returned by a command call's CheckBinary, before
+// anything runs, when the file at the application's path is not the file the tool was
 // loaded from: replaced, rewritten or removed since, or not examinable when
 // the tool was loaded. The tool's schema and argv describe the program that
 // was introspected; handing them to another program could make it do

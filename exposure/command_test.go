@@ -24,11 +24,11 @@ func TestCommandToolExecuteRunsTheValidatedArgvThroughTheRunner(t *testing.T) {
 	set := build(t, exposure.Policy{})
 	echo := mustLookup(t, set, "echo")
 	var ran []execrunner.Command
-	deps := exposure.ExecDeps{Run: func(ctx context.Context, c execrunner.Command) (*execrunner.Result, error) {
+	run := func(ctx context.Context, c execrunner.Command) (*execrunner.Result, error) {
 		ran = append(ran, c)
 		return execrunner.Run(ctx, c)
-	}}
-	out, err := echo.Execute(background, json.RawMessage(`{"subject":"hello world","mode":"slow","context":"prod"}`), deps)
+	}
+	out, err := execute(background, echo, json.RawMessage(`{"subject":"hello world","mode":"slow","context":"prod"}`), run)
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
 	}
@@ -51,66 +51,41 @@ func TestCommandToolExecuteRunsTheValidatedArgvThroughTheRunner(t *testing.T) {
 	if !slices.Equal(got.Argv, ran[0].Args) {
 		t.Errorf("binary saw argv %q, runner was given %q", got.Argv, ran[0].Args)
 	}
-	argv, err := echo.(exposure.Confirmable).Command(json.RawMessage(`{"subject":"hello world","mode":"slow","context":"prod"}`))
-	if err != nil || !slices.Equal(argv, append([]string{fixtureBin}, ran[0].Args...)) {
-		t.Errorf("Command = %q, %v; want the binary followed by the run's args %q", argv, err, ran[0].Args)
+	call, err := echo.Prepare(json.RawMessage(`{"subject":"hello world","mode":"slow","context":"prod"}`))
+	if err != nil || !slices.Equal(call.Argv(), append([]string{fixtureBin}, ran[0].Args...)) {
+		t.Errorf("Argv = %q, %v; want the binary followed by the run's args %q", call.Argv(), err, ran[0].Args)
 	}
 }
 
 func TestCommandToolRejectsInvalidInputWithoutRunning(t *testing.T) {
 	set := build(t, exposure.Policy{})
 	echo := mustLookup(t, set, "echo")
-	deps := exposure.ExecDeps{Run: func(context.Context, execrunner.Command) (*execrunner.Result, error) {
+	run := func(context.Context, execrunner.Command) (*execrunner.Result, error) {
 		t.Error("the runner was called for invalid input")
 		return nil, nil
-	}}
+	}
 	for _, in := range []string{`{"nosuch":1}`, `{"subject":"x","context":"c"} trailing`, `[1]`} {
-		_, err := echo.Execute(background, json.RawMessage(in), deps)
+		_, err := execute(background, echo, json.RawMessage(in), run)
 		var ve *schema.ValidationError
 		if !errors.As(err, &ve) {
 			t.Errorf("input %s: error %v is not a *schema.ValidationError", in, err)
 		}
-		if _, err := echo.(exposure.Confirmable).Command(json.RawMessage(in)); err == nil {
-			t.Errorf("input %s: Command accepted it", in)
+		if call, err := echo.Prepare(json.RawMessage(in)); err == nil || call != nil {
+			t.Errorf("input %s: Prepare accepted it", in)
 		}
 	}
 }
 
-func TestTraceLineShowsTheCommandAndNeverFails(t *testing.T) {
+func TestDisplayLineOfThePreparedCallShowsTheCommand(t *testing.T) {
 	set := build(t, exposure.Policy{})
-	c := mustLookup(t, set, "touch").(exposure.Confirmable)
-	line := c.TraceLine(json.RawMessage(`{"path":"/tmp/a file","context":"c"}`))
+	call, err := mustLookup(t, set, "touch").Prepare(json.RawMessage(`{"path":"/tmp/a file","context":"c"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := call.Argv()
+	line := execrunner.DisplayCommandLine(argv[0], argv[1:])
 	if !strings.HasPrefix(line, fixtureBin+" ") || !strings.Contains(line, "touch") || !strings.Contains(line, "'/tmp/a file'") {
-		t.Errorf("TraceLine = %q", line)
-	}
-	if got := c.TraceLine(json.RawMessage(`{"nosuch":true}`)); got != "touch" {
-		t.Errorf("TraceLine of invalid input = %q, want the tool name", got)
-	}
-}
-
-func TestExecuteReturnsThePartialRecordWithARunError(t *testing.T) {
-	set := build(t, exposure.Policy{})
-	sleep := mustLookup(t, set, "sleep")
-	partial := &execrunner.Result{ExitCode: -1, Signal: "killed", Output: "partial"}
-	deps := exposure.ExecDeps{Run: func(context.Context, execrunner.Command) (*execrunner.Result, error) {
-		return partial, execrunner.ErrTimeout
-	}}
-	out, err := sleep.Execute(background, json.RawMessage(`{"context":"c"}`), deps)
-	if !errors.Is(err, execrunner.ErrTimeout) || out == nil || out.Exec != partial {
-		t.Errorf("Execute = %+v, %v; want the partial record and the timeout", out, err)
-	}
-	deps.Run = func(context.Context, execrunner.Command) (*execrunner.Result, error) {
-		return nil, errors.New("cannot start")
-	}
-	if out, err := sleep.Execute(background, json.RawMessage(`{"context":"c"}`), deps); err == nil || out != nil {
-		t.Errorf("Execute = %+v, %v; want only the start error", out, err)
-	}
-}
-
-func TestExecuteWithoutARunnerFails(t *testing.T) {
-	set := build(t, exposure.Policy{})
-	if _, err := mustLookup(t, set, "sleep").Execute(background, json.RawMessage(`{"context":"c"}`), exposure.ExecDeps{}); err == nil {
-		t.Error("Execute without a runner succeeded")
+		t.Errorf("display line = %q", line)
 	}
 }
 

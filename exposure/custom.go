@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
 
@@ -153,41 +152,28 @@ func (t *customTool) Tags() []string { return nil }
 func (t *customTool) NeedsConfirm() bool     { return t.trigger != "" }
 func (t *customTool) ConfirmTrigger() string { return t.trigger }
 
-// Command validates input and returns the tool's name followed by its
-// arguments in canonical compact JSON: an in-process tool has no argv, and
-// this is what a person approving the call is shown.
-func (t *customTool) Command(input json.RawMessage) ([]string, error) {
+// Prepare validates input once. The call's argv is the tool's name
+// followed by its arguments in canonical compact JSON: an in-process tool
+// has no argv, and this is what a person approving the call is shown.
+// Running it calls Fn and passes its JSON through unchanged; output that is
+// not JSON is an error, never a malformed result.
+func (t *customTool) Prepare(input json.RawMessage) (*Call, error) {
 	canon, err := t.validator.validate(input)
 	if err != nil {
-		return nil, err
-	}
-	return []string{t.spec.Name, string(canon)}, nil
-}
-
-// TraceLine is the display form of Command; invalid input yields the name.
-func (t *customTool) TraceLine(input json.RawMessage) string {
-	argv, err := t.Command(input)
-	if err != nil {
-		return t.spec.Name
-	}
-	return execrunner.DisplayCommandLine(argv[0], argv[1:])
-}
-
-// Execute validates input, runs Fn and passes its JSON through unchanged.
-// Output that is not JSON is an error, never a malformed result.
-func (t *customTool) Execute(ctx context.Context, input json.RawMessage, _ ExecDeps) (*Outcome, error) {
-	if _, err := t.validator.validate(input); err != nil {
 		return nil, err
 	}
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	out, err := t.spec.Fn(ctx, input)
-	if err != nil {
-		return nil, err
+	run := func(ctx context.Context) (*Outcome, error) {
+		out, err := t.spec.Fn(ctx, input)
+		if err != nil {
+			return nil, err
+		}
+		if !json.Valid(out) {
+			return nil, fmt.Errorf("custom tool %q produced output that is not JSON", t.spec.Name)
+		}
+		return &Outcome{Output: out}, nil
 	}
-	if !json.Valid(out) {
-		return nil, fmt.Errorf("custom tool %q produced output that is not JSON", t.spec.Name)
-	}
-	return &Outcome{Output: out}, nil
+	return &Call{argv: []string{t.spec.Name, string(canon)}, arguments: input, run: run}, nil
 }

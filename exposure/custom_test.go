@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
@@ -116,7 +117,7 @@ func TestCustomToolConstructorValidatesTheDescriptor(t *testing.T) {
 
 func TestCustomToolExecutePassesItsJSONThroughWithoutAnExecRecord(t *testing.T) {
 	tool := newCustom(t, exposure.CustomSpec{})
-	out, err := tool.Execute(background, json.RawMessage(`{"q":"abc"}`), exposure.ExecDeps{})
+	out, err := execute(background, tool, json.RawMessage(`{"q":"abc"}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestCustomToolExecutePassesItsJSONThroughWithoutAnExecRecord(t *testing.T) 
 	bad := newCustom(t, exposure.CustomSpec{Fn: func(context.Context, json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(`{not json`), nil
 	}})
-	if _, err := bad.Execute(background, json.RawMessage(`{"q":"a"}`), exposure.ExecDeps{}); err == nil {
+	if _, err := execute(background, bad, json.RawMessage(`{"q":"a"}`), nil); err == nil {
 		t.Error("output that is not JSON was passed through")
 	}
 }
@@ -138,7 +139,7 @@ func TestCustomToolValidatesEveryCallBeforeItsFunctionRuns(t *testing.T) {
 		return json.RawMessage(`{}`), nil
 	}})
 	for _, in := range []string{`{}`, `{"q":""}`, `{"q":1}`, `{"q":"a","extra":true}`, `{"q":"a"} {}`, ``} {
-		_, err := tool.Execute(background, json.RawMessage(in), exposure.ExecDeps{})
+		_, err := execute(background, tool, json.RawMessage(in), nil)
 		var ve *schema.ValidationError
 		if !errors.As(err, &ve) || len(ve.Violations) == 0 {
 			t.Errorf("input %q: error %v, want a *schema.ValidationError with violations", in, err)
@@ -188,12 +189,16 @@ func TestGatedCustomToolDefaultsItsTriggerToAiConfirm(t *testing.T) {
 	if named.ConfirmTrigger() != "ops:prod" {
 		t.Errorf("trigger = %q", named.ConfirmTrigger())
 	}
-	argv, err := c.Command(json.RawMessage(`{ "q" : "a b" }`))
-	if err != nil || len(argv) != 2 || argv[0] != "search" || argv[1] != `{"q":"a b"}` {
-		t.Errorf("Command = %q, %v", argv, err)
+	call, err := c.(exposure.Tool).Prepare(json.RawMessage(`{ "q" : "a b" }`))
+	if err != nil || len(call.Argv()) != 2 || call.Argv()[0] != "search" || call.Argv()[1] != `{"q":"a b"}` {
+		t.Fatalf("Prepare = %+v, %v", call, err)
 	}
-	if line := c.TraceLine(json.RawMessage(`{"q":"x\u001b[2J"}`)); strings.ContainsRune(line, 0x1b) {
-		t.Errorf("TraceLine %q carries a raw escape", line)
+	escaped, err := c.(exposure.Tool).Prepare(json.RawMessage(`{"q":"x\u001b[2J"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv := escaped.Argv(); strings.ContainsRune(execrunner.DisplayCommandLine(argv[0], argv[1:]), 0x1b) {
+		t.Errorf("display line of %q carries a raw escape", argv)
 	}
 }
 

@@ -31,11 +31,16 @@ func ExampleNewCustomTool() {
 	if err != nil {
 		panic(err)
 	}
-	out, err := tool.Execute(context.Background(), json.RawMessage(`{}`), exposure.ExecDeps{})
+	call, err := tool.Prepare(json.RawMessage(`{}`))
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(string(out.Output), out.Exec == nil)
+	_, isCommand := call.Command()
+	out, err := call.Run(context.Background())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out.Output), !isCommand)
 
 	_, err = exposure.NewCustomTool(exposure.CustomSpec{
 		Name: "remote_delete", Description: "Deletes remotely", Kind: exposure.KindRemote, Confirm: true,

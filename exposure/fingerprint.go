@@ -65,7 +65,7 @@ type binaryBacked interface {
 	binaryIdentity() (path string, id fileIdentity, err error)
 }
 
-// bindingOf is what ToolSet.Fingerprint reports: the descriptor's
+// bindingOf is what ToolSet.Binding reports: the descriptor's
 // fingerprint and, for a tool that runs a program, that program's path and
 // file identity. Diff compares descriptors only, because that is what a
 // client sees; a call in flight is bound to this one, because a program

@@ -52,13 +52,13 @@ func TestLoadRetriesAnIntrospectionDuringWhichTheBinaryWasReplacedAndBindsTheFin
 	// now, which the retry introspected: the same tool in every respect.
 	want := buildApp(t, path)
 	for _, tool := range want.Tools() {
-		got, ok := set.Fingerprint(tool.Name())
-		if w, _ := want.Fingerprint(tool.Name()); !ok || got != w {
+		got, ok := set.Binding(tool.Name())
+		if w, _ := want.Binding(tool.Name()); !ok || got != w {
 			t.Errorf("%s: fingerprint %q, want %q (the tool is not bound to the file at the path)", tool.Name(), got, w)
 		}
 	}
 	var runs int
-	if out, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs)); err != nil || runs != 1 || out.Exec.ExitCode != 0 {
+	if out, err := execute(background, mustLookup(t, set, "echo"), echoArgs, countingRunner(&runs)); err != nil || runs != 1 || out.Exec.ExitCode != 0 {
 		t.Errorf("Execute = %+v, %v after %d runs; want one clean run of the introspected file", out, err, runs)
 	}
 }
@@ -110,7 +110,7 @@ func TestLoadedToolsRefuseAByteIdenticalBinaryRenamedOverTheirFile(t *testing.T)
 	renameOver(t, path, func(tmp string) { testsupport.CopyFile(t, fixtureBin, tmp) })
 
 	var runs int
-	if _, err := mustLookup(t, set, "echo").Execute(background, echoArgs, countingRunner(&runs)); !errors.Is(err, exposure.ErrBinaryChanged) || runs != 0 {
+	if _, err := execute(background, mustLookup(t, set, "echo"), echoArgs, countingRunner(&runs)); !errors.Is(err, exposure.ErrBinaryChanged) || runs != 0 {
 		t.Errorf("Execute = %v after %d runs, want ErrBinaryChanged and none", err, runs)
 	}
 }

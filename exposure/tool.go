@@ -1,20 +1,6 @@
-// Package exposure is the tool model of fisk-mcp: the Tool contract and the
-// narrow capability interfaces consumers consult, tag resolution, selection
-// filters, names and collisions, and the immutable ToolSet a server publishes.
-//
-// Kind-specific policy is deliberately not folded into Tool. A consumer that
-// needs to know whether a tool is gated asks for Confirmable; one that needs
-// MCP annotations asks for BehaviorDescriber. Exposure is the one exception:
-// it is part of Tool so that the compiler forces every new kind of tool to
-// answer it.
 package exposure
 
-import (
-	"context"
-	"encoding/json"
-
-	"github.com/fisk-mcp/fisk-mcp/execrunner"
-)
+import "encoding/json"
 
 // Tool is one callable addressed by one flat name, whatever its source.
 type Tool interface {
@@ -28,8 +14,10 @@ type Tool interface {
 	// InputSchema is the advertised JSON Schema; every call returns a fresh
 	// copy the caller may keep or modify.
 	InputSchema() map[string]any
-	// Execute validates input and runs the tool.
-	Execute(ctx context.Context, input json.RawMessage, deps ExecDeps) (*Outcome, error)
+	// Prepare validates input and turns it into the one prepared call that
+	// is approved, logged and run. Validation failures are
+	// *schema.ValidationError. Prepare runs nothing.
+	Prepare(input json.RawMessage) (*Call, error)
 	// MCPExposable reports whether MCP clients may list and call the tool.
 	MCPExposable() bool
 	// A2AExposable reports whether agent-to-agent surfaces may use the tool.
@@ -38,22 +26,14 @@ type Tool interface {
 
 // Confirmable is implemented by every tool that can say whether it needs a
 // person's approval. A serving surface refuses a tool that does not implement
-// it: "needs no gate" and "cannot report a gate" must not look the same.
+// it, before validating anything: "needs no gate" and "cannot report a gate"
+// must not look the same. What the person is shown comes from the prepared
+// [Call].
 type Confirmable interface {
 	// NeedsConfirm reports whether a person must approve each call.
 	NeedsConfirm() bool
 	// ConfirmTrigger names the tag that gated the tool ("" when ungated).
 	ConfirmTrigger() string
-	// Command validates input and returns the exact argv (binary first)
-	// that Execute would run; an in-process tool, which runs no binary,
-	// returns its name and its arguments as compact JSON. Validation
-	// failures are *schema.ValidationError.
-	Command(input json.RawMessage) ([]string, error)
-	// TraceLine is the command line for display and logs: quoted and
-	// escaped so that nothing in it can spoof a terminal or a prompt. It
-	// never fails; invalid input yields the tool name. Redaction of secrets
-	// is the serving surface's, which holds the Redactor.
-	TraceLine(input json.RawMessage) string
 }
 
 // Behavior is the advice a tool gives about its side effects, mapped onto
@@ -134,23 +114,12 @@ func KindOf(t Tool) Kind {
 	return KindUnknown
 }
 
-// ExecDeps is what a tool needs from the serving surface to run. Passing
-// functions in keeps exposure below the server.
-type ExecDeps struct {
-	// Run runs one command. The server supplies it with its timeout,
-	// environment, redaction and progress reporting already bound.
-	Run func(ctx context.Context, c execrunner.Command) (*execrunner.Result, error)
-}
-
-// Outcome is what a tool produced. The presence of Exec is the whole
-// discriminator: a command's output is wrapped by the server in a
-// CommandResult envelope, while an in-process tool's Output is passed through
-// as the JSON it produced.
+// Outcome is what an in-process call produced; a command's record is
+// execrunner's Result, which the serving surface gets from running the
+// command itself.
 type Outcome struct {
-	// Output is the JSON an in-process tool produced (nil for commands).
+	// Output is the JSON the tool produced, passed through to the client.
 	Output json.RawMessage
-	// Exec is the record of the command that ran, for command tools.
-	Exec *execrunner.Result
 	// Deferred marks an answer that would arrive later. MCP does not defer
 	// tools, so the server refuses such an outcome.
 	Deferred bool

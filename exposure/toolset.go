@@ -25,7 +25,7 @@ type ToolSet struct {
 	tools    []Tool // sorted by name
 	byName   map[string]Tool
 	prints   map[string]fingerprint // descriptors, for Diff
-	bindings map[string]fingerprint // descriptors and binaries, for Fingerprint
+	bindings map[string]fingerprint // descriptors and binaries, for Binding
 	warnings []string
 	skipped  []Skip
 }
@@ -70,15 +70,15 @@ func (s *ToolSet) Lookup(name string) (Tool, bool) {
 	return t, ok
 }
 
-// Fingerprint identifies the tool called name as a whole: its descriptor
-// and, for a command, the binary file it was loaded from (path, device,
-// inode, size, modification and change times). Equal fingerprints from two
-// lookups mean the same tool, so a caller holding a tool across a wait (for
-// a person's approval, for a concurrency slot) can tell whether a reload
-// changed it meanwhile; an approval or a validated call is bound to it. The
-// string is opaque and stable within one process; ok is false when the set
-// has no such tool.
-func (s *ToolSet) Fingerprint(name string) (fp string, ok bool) {
+// Binding identifies the tool called name as a whole: its descriptor and,
+// for a command, the binary file it was loaded from (path, device, inode,
+// size, modification and change times). Equal bindings from two lookups mean
+// the same tool, so a caller holding a tool across a wait (for a person's
+// approval, for a concurrency slot) can tell whether a reload changed it
+// meanwhile; an approval or a prepared call is bound to it. The string is
+// opaque and stable within one process; ok is false when the set has no
+// such tool.
+func (s *ToolSet) Binding(name string) (binding string, ok bool) {
 	if s == nil {
 		return "", false
 	}

@@ -13,129 +13,155 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// call runs one tools/call for the tool registered as name:
-//
-//	current set -> Confirmable -> validation -> approval gate ->
-//	concurrency slot -> same tool? -> Execute -> result
+// call is one pass of the handler registered for the tool called name,
+// from the lookup to the result (the call path in the package doc). It
+// writes into the request's record; the server's middleware logs it once
+// the whole request has returned.
 //
 // The gate runs before the slot and outside the command's timeout, so a
 // person thinking does not hold a slot or eat the command's time. Every
 // failure after the lookup is an isError result the model can act on, a
 // panic included.
 //
-// The tool is looked up once, and the call is bound to its fingerprint
-// (descriptor and binary): the approval covers that fingerprint, and once a
-// slot is free the name is looked up again and the call refused unless it
-// still names the same tool. Without that, a reload during the wait would
-// let the call run another program, or the new program with arguments
-// validated against the old schema.
+// The call is prepared for the tool's binding (descriptor and binary): the
+// approval covers that binding, and once a slot is free the call is refused
+// unless the name still has it and the binary is still the file that was
+// loaded. Without that, a reload during the wait would let the call run
+// another program, or the new program with arguments validated against the
+// old schema.
 func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-	rec := newCallRecord(name, req)
-	defer s.logCall(ctx, rec)
-	// Registered after logCall, so it runs first and the line records the
-	// panic; the slot and the call tracker, registered later, are released
-	// before it runs.
+	st := requestOf(ctx)
+	if st == nil {
+		// Only a handler invoked around the server's own middleware gets
+		// here; it still writes its line.
+		st = newCallState(req)
+		defer s.logCall(ctx, st.rec)
+	}
+	st.handled = true
+	rec := st.rec
+	// Registered after logCall, so the line records the panic; the slot and
+	// the call tracker, registered later, are released before it runs.
 	defer s.recoverPanic(rec, &res, &err)
 
 	set := s.tools.Load()
 	tool, ok := set.Lookup(name)
 	if !ok || !tool.MCPExposable() {
-		rec.result = "unknown_tool"
+		rec.kind, rec.argv, rec.decision = exposure.KindUnknown, name, decisionNone
+		rec.result = ResultUnknownTool
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 	}
-	fingerprint, _ := set.Fingerprint(name)
+	binding, _ := set.Binding(name)
 	rec.kind = exposure.KindOf(tool)
 	gate, ok := tool.(exposure.Confirmable)
 	if !ok {
-		rec.result = "refused"
+		rec.result = ResultRefused
 		return errorResult("tool %q cannot report whether it needs a person's approval, so fisk-mcp refuses to run it; this is a server configuration problem, do not retry", name), nil
 	}
 	rec.decision = gateDecision(gate.NeedsConfirm())
-	args := arguments(req)
-	argv, err := gate.Command(args)
+	p, err := s.prepare(st, tool, binding, arguments(req))
 	if err != nil {
-		// Invalid arguments: TraceLine yields just the tool name.
-		rec.argv = s.cfg.Redactor.Redact(gate.TraceLine(args))
-		rec.result = "invalid_arguments"
+		rec.argv = s.cfg.Redactor.Redact(name)
+		rec.result = ResultInvalidArguments
 		rec.err = err
 		return errorResult("nothing ran: %v\nFix the arguments and call %q again.", err, name), nil
 	}
-	// The log and the approval prompt show the command exactly as the
-	// result's command field will.
-	rec.argv = s.commandLine(name, argv)
+	rec.argv = p.line
 
 	// The call is tracked from here, before the gate: once a shutdown has
 	// begun, nobody is asked to approve a call that would then be refused,
 	// and an approval answered during the drain starts nothing.
 	ctx, end, err := s.calls.begin(ctx)
 	if err != nil {
-		rec.result = "draining"
+		rec.result = ResultDraining
 		return errorResult("%v", err), nil
 	}
 	defer end()
 
 	if gate.NeedsConfirm() {
-		answer, approved := s.approve(ctx, req, rec, gate, args, fingerprint)
+		answer, approved := s.approve(ctx, req, rec, gate.ConfirmTrigger(), p)
 		if !approved {
 			return answer, nil
 		}
 	}
 
 	if err := s.acquire(ctx, name); err != nil {
-		rec.result = "cancelled"
+		rec.result = ResultCancelled
 		return errorResult("the call was cancelled while waiting for a free slot (at most %d calls run at once); nothing ran", s.cfg.Concurrency), nil
 	}
 	defer s.release()
 
-	if now, ok := s.tools.Load().Fingerprint(name); !ok || now != fingerprint {
-		rec.result = "tool_changed"
-		return errorResult("nothing ran: the tool changed while the call waited (the application was reloaded); call %q again", name), nil
+	if refusal := s.sameTool(name, p, rec); refusal != nil {
+		return refusal, nil
 	}
-	out, err := tool.Execute(ctx, args, s.deps(req, rec))
-	return s.result(name, out, err, rec), nil
+	return s.run(ctx, req, p, rec), nil
 }
 
-// recoverPanic turns a panic anywhere in a call, a tool's Execute above
-// all, into an isError result, so one faulty tool cannot take down the
-// server and orphan every command other calls are running. The stack goes
-// to the log at Error; the model is told only that the call failed. It must
-// be deferred directly by call.
-func (s *Server) recoverPanic(rec *callRecord, res **mcp.CallToolResult, err *error) {
-	v := recover()
-	if v == nil {
-		return
+// prepared is one call prepared for the tool that had binding: what the
+// gate shows and binds, the log records and the run uses.
+type prepared struct {
+	raw     json.RawMessage // the request's arguments, as prepared
+	binding string
+	call    *exposure.Call
+	line    string // the display line, rendered and redacted once
+}
+
+// prepare validates and renders the call once per request. On protocol
+// versions before 2026-07-28 the SDK invokes the handler a second time
+// within the same request, carrying the person's answer; that pass reuses
+// the first one's call when the name has the same binding and the
+// arguments are byte for byte the same. A tool that changed in between is
+// prepared anew, and the gate then refuses the approval as given for
+// another tool.
+func (s *Server) prepare(st *callState, tool exposure.Tool, binding string, raw json.RawMessage) (*prepared, error) {
+	if p := st.prepared; p != nil && p.binding == binding && bytes.Equal(p.raw, raw) {
+		return p, nil
 	}
-	s.log.Error("tool call panicked", "tool", rec.tool, "kind", string(rec.kind), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-	rec.result = "panic"
-	rec.err = fmt.Errorf("panic: %v", v)
-	*res = errorResult("internal error; the call failed: tool %q broke down inside the server (the operator's log has the details). Retrying is unlikely to help.", rec.tool)
-	*err = nil
+	if s.onPrepare != nil {
+		s.onPrepare(tool.Name())
+	}
+	c, err := tool.Prepare(raw)
+	if err != nil {
+		return nil, err
+	}
+	p := &prepared{raw: raw, binding: binding, call: c, line: s.commandLine(tool.Name(), c.Argv())}
+	st.prepared = p
+	return p, nil
+}
+
+// commandLine renders argv (binary first) for display once, through the
+// Redactor, which redacts the words before quoting and the line after: the
+// person approves, the operator logs and the result reports this text, with
+// every secret hidden even where quoting rewrites it.
+func (s *Server) commandLine(name string, argv []string) string {
+	if len(argv) == 0 {
+		return name
+	}
+	return s.cfg.Redactor.DisplayCommandLine(argv[0], argv[1:])
 }
 
 // approve consults the gate. ok is true when the person approved exactly
 // this call; otherwise res is what the handler returns as is: an
-// input-required result (the question) or an isError refusal.
-// The approval is bound to fingerprint, the tool's identity in the set it
-// was looked up in.
-func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, gate exposure.Confirmable, args json.RawMessage, fingerprint string) (res *mcp.CallToolResult, ok bool) {
+// input-required result (the question) or an isError refusal. The approval
+// is bound to the call's binding, the tool's identity in the set it was
+// prepared in.
+func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, trigger string, p *prepared) (res *mcp.CallToolResult, ok bool) {
 	res, d := s.cfg.Gate.Check(ctx, req, elicit.Prompt{
 		Tool:        rec.tool,
-		Arguments:   args,
-		CommandLine: rec.argv,
-		Trigger:     gate.ConfirmTrigger(),
-		Fingerprint: fingerprint,
+		Arguments:   p.call.Arguments(),
+		CommandLine: p.line,
+		Trigger:     trigger,
+		Binding:     p.binding,
 	})
-	rec.decision = string(d.Code)
-	rec.decisionDetail = d.Detail
+	rec.decided(d)
 	switch {
 	case d.Approved():
 		return nil, true
 	case d.Pending() && res != nil:
-		rec.result = "input_required"
+		rec.result = ResultInputRequired
 		return res, false
 	}
 	// Refused, or a pending decision without its question: fail closed.
-	rec.result = "refused"
+	rec.result = ResultRefused
 	if res == nil || !res.IsError {
 		rec.decision = string(elicit.CodeError)
 		res = errorResult("the call to %q was not approved, so nothing ran; do not retry unless the user asks you to", rec.tool)
@@ -143,15 +169,37 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 	return res, false
 }
 
-// commandLine renders argv (binary first) for display exactly as execrunner
-// renders Result.CommandLine, through the same Redactor.DisplayCommandLine:
-// the person approves, and the operator logs, the same text the result
-// reports, with every secret hidden even where quoting rewrites it.
-func (s *Server) commandLine(name string, argv []string) string {
-	if len(argv) == 0 {
-		return name
+// sameTool is the one check after every wait, right before the run: the
+// name still has the binding the call was prepared (and approved) for in
+// the set in force, and a command's binary is still the file the tool was
+// loaded from. nil means run.
+func (s *Server) sameTool(name string, p *prepared, rec *callRecord) *mcp.CallToolResult {
+	if now, ok := s.tools.Load().Binding(name); !ok || now != p.binding {
+		rec.result = ResultToolChanged
+		return errorResult("nothing ran: the tool changed while the call waited (the application was reloaded); call %q again", name)
 	}
-	return s.cfg.Redactor.DisplayCommandLine(argv[0], argv[1:])
+	if err := p.call.CheckBinary(); err != nil {
+		rec.err = err
+		return s.failure(name, nil, err, rec)
+	}
+	return nil
+}
+
+// recoverPanic turns a panic anywhere in a call, a tool's code above all,
+// into an isError result, so one faulty tool cannot take down the server
+// and orphan every command other calls are running. The stack goes to the
+// log at Error; the model is told only that the call failed. It must be
+// deferred directly by call.
+func (s *Server) recoverPanic(rec *callRecord, res **mcp.CallToolResult, err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	s.log.Error("tool call panicked", "tool", rec.tool, "kind", string(rec.kind), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	rec.result = ResultPanic
+	rec.err = fmt.Errorf("panic: %v", v)
+	*res = errorResult("internal error; the call failed: tool %q broke down inside the server (the operator's log has the details). Retrying is unlikely to help.", rec.tool)
+	*err = nil
 }
 
 // arguments returns the call's raw arguments. Absent or null arguments are

@@ -24,7 +24,53 @@ const (
 	decisionNone = "none"
 )
 
-// callRecord accumulates what one call did, for its single log line.
+// ResultCode is how one tools/call ended, as its log line's result says:
+// short, stable names meant for logs and metrics. The approval gate's part
+// is in the line's decision (an elicit.Code, or one of the server's own).
+type ResultCode string
+
+const (
+	// ResultOK: the tool ran and succeeded (a command exited 0).
+	ResultOK ResultCode = "ok"
+	// ResultExit: the command ran and exited non-zero, a normal result.
+	ResultExit ResultCode = "exit"
+	// ResultUnknownTool: the name is not a tool of the set in force.
+	ResultUnknownTool ResultCode = "unknown_tool"
+	// ResultRefused: nothing ran: the gate did not approve, or the tool
+	// cannot report whether it needs approval.
+	ResultRefused ResultCode = "refused"
+	// ResultInputRequired: the person is being asked; the request returned
+	// the question.
+	ResultInputRequired ResultCode = "input_required"
+	// ResultInvalidArguments: the arguments failed validation.
+	ResultInvalidArguments ResultCode = "invalid_arguments"
+	// ResultDraining: the server is shutting down and takes no new calls.
+	ResultDraining ResultCode = "draining"
+	// ResultCancelled: the call was cancelled waiting for a slot or while
+	// the command ran.
+	ResultCancelled ResultCode = "cancelled"
+	// ResultToolChanged: a reload changed the tool while the call waited.
+	ResultToolChanged ResultCode = "tool_changed"
+	// ResultBinaryChanged: the command's binary is not the file that was
+	// loaded.
+	ResultBinaryChanged ResultCode = "binary_changed"
+	// ResultTimeout: the command ran out of time and was killed.
+	ResultTimeout ResultCode = "timeout"
+	// ResultStartFailed: the command could not be started.
+	ResultStartFailed ResultCode = "start_failed"
+	// ResultEmpty: an in-process tool produced no outcome.
+	ResultEmpty ResultCode = "empty"
+	// ResultDeferred: an in-process tool answered that its result would
+	// arrive later, which MCP cannot deliver.
+	ResultDeferred ResultCode = "deferred"
+	// ResultPanic: the tool panicked inside the server.
+	ResultPanic ResultCode = "panic"
+	// ResultError: the tool failed in another way.
+	ResultError ResultCode = "error"
+)
+
+// callRecord accumulates what one tools/call request did, over every
+// handler pass and the gate's own refusal, for its single log line.
 type callRecord struct {
 	tool     string
 	kind     exposure.Kind
@@ -34,10 +80,14 @@ type callRecord struct {
 	decision string
 	// decisionDetail is the gate's reason, for the operator.
 	decisionDetail string
-	result         string
-	exec           *execrunner.Result
-	err            error
-	start          time.Time
+	// approval is the nonce of the approval asked or answered: it links
+	// the line of a question to the line of its answered retry, which on
+	// 2026-07-28 is another request.
+	approval string
+	result   ResultCode
+	exec     *execrunner.Result
+	err      error
+	start    time.Time
 }
 
 func newCallRecord(tool string, req *mcp.CallToolRequest) *callRecord {
@@ -72,9 +122,18 @@ func gateDecision(needsConfirm bool) string {
 	return decisionUngated
 }
 
+// decided records the gate's decision d.
+func (rec *callRecord) decided(d elicit.Decision) {
+	rec.decision = string(d.Code)
+	rec.decisionDetail = d.Detail
+	if d.Nonce != "" {
+		rec.approval = d.Nonce
+	}
+}
+
 // logCall writes the call's one structured line at Info: tool, kind, argv
-// (the redacted trace line), client, session, approval decision, result,
-// exit code, duration and bytes.
+// (the redacted display line), client, session, approval decision and the
+// approval's nonce, result, exit code, duration and bytes.
 func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 	attrs := []slog.Attr{
 		slog.String("tool", rec.tool),
@@ -83,11 +142,14 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		slog.String("client", rec.client),
 		slog.String("session", rec.session),
 		slog.String("decision", rec.decision),
-		slog.String("result", rec.result),
+		slog.String("result", string(rec.result)),
 		slog.Duration("duration", time.Since(rec.start)),
 	}
 	if rec.decisionDetail != "" {
 		attrs = append(attrs, slog.String("decision_detail", rec.decisionDetail))
+	}
+	if rec.approval != "" {
+		attrs = append(attrs, slog.String("approval", rec.approval))
 	}
 	if rec.exec != nil {
 		attrs = append(attrs,
@@ -103,40 +165,6 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		attrs = append(attrs, slog.String("err", rec.err.Error()))
 	}
 	s.log.LogAttrs(context.WithoutCancel(ctx), slog.LevelInfo, "tool call", attrs...)
-}
-
-// DecisionLogger returns a function for elicit.Options.OnDecision that
-// logs the refusals the gate's middleware makes on its own (on protocol
-// versions before 2026-07-28: no answer in time, or asking failed). Those
-// end a call after its handler already logged it as pending, so without
-// this the operator would not see how the call ended. New installs it on
-// the gate it creates when Config.Gate is nil.
-//
-// The line has the fields of every other call line except kind, which the
-// gate does not know: the handler's pending line for the same session and
-// tool carries it. argv is the command line the person was shown, already
-// redacted by the handler; duration covers the whole call, the wait for the
-// person included.
-func DecisionLogger(l *slog.Logger) func(ctx context.Context, r elicit.Refusal) {
-	return func(ctx context.Context, r elicit.Refusal) {
-		argv := r.CommandLine
-		if argv == "" {
-			argv = r.Tool
-		}
-		attrs := []slog.Attr{
-			slog.String("tool", r.Tool),
-			slog.String("argv", argv),
-			slog.String("client", clientLabel(r.Client)),
-			slog.String("session", r.Session),
-			slog.String("decision", string(r.Decision.Code)),
-			slog.String("result", "refused"),
-			slog.Duration("duration", r.Duration),
-		}
-		if r.Decision.Detail != "" {
-			attrs = append(attrs, slog.String("decision_detail", r.Decision.Detail))
-		}
-		l.LogAttrs(context.WithoutCancel(ctx), slog.LevelInfo, "tool call", attrs...)
-	}
 }
 
 // sdkLogger passes the SDK's own logging through at Warn and above only:

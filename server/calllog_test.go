@@ -46,13 +46,13 @@ func TestCallLineSaysWhetherTheGateWasConsulted(t *testing.T) {
 	}
 }
 
-// TestGateRefusalLineDescribesTheCall covers the line DecisionLogger writes
-// when, on an older protocol version, nobody answers in time and the
-// gate's middleware ends the call without the handler.
+// TestGateRefusalLineDescribesTheCall covers the call's line when, on an
+// older protocol version, nobody answers in time and the gate's middleware
+// ends the call without the handler.
 func TestGateRefusalLineDescribesTheCall(t *testing.T) {
 	logs := &logBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	gate, err := elicit.NewGate(elicit.Options{Timeout: 20 * time.Millisecond, OnDecision: DecisionLogger(logger)})
+	gate, err := elicit.NewGate(elicit.Options{Timeout: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

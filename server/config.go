@@ -38,14 +38,17 @@ type Config struct {
 	// timed-out command's process group; 0 means execrunner.DefaultKillGrace.
 	KillGrace time.Duration
 	// Env is the complete environment of every command, normally
-	// execrunner.Environ(os.Environ(), scrub). Nil means execrunner's default
-	// (the inherited environment minus built-in credentials).
+	// execrunner.Environ(os.Environ(), scrub). Nil means the inherited
+	// environment minus the built-in credentials, taken once when the
+	// server is created.
 	Env []string
 	// Redactor replaces known secrets in output and logged command lines.
 	Redactor *execrunner.Redactor
 	// Gate asks a person to approve gated calls; New installs its
-	// Middleware. Nil means a gate with default options, a per-process key,
-	// Name as the server name and DecisionLogger(Logger) as OnDecision.
+	// Middleware, inside the server's own, so the refusals the gate's
+	// middleware makes are written in the line of the call they end. Nil
+	// means a gate with default options, a per-process key and Name as the
+	// server name.
 	Gate *elicit.Gate
 	// Logger receives one structured line per call and the server's own
 	// events. Nil means a text handler on stderr: never stdout, which is
@@ -83,11 +86,14 @@ func (c Config) withDefaults() (Config, error) {
 	if c.DrainTimeout <= 0 {
 		c.DrainTimeout = DefaultDrainTimeout
 	}
+	if c.Env == nil {
+		c.Env = execrunner.Environ(os.Environ(), nil)
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	if c.Gate == nil {
-		g, err := elicit.NewGate(elicit.Options{ServerName: c.Name, OnDecision: DecisionLogger(c.Logger)})
+		g, err := elicit.NewGate(elicit.Options{ServerName: c.Name})
 		if err != nil {
 			return c, err
 		}

@@ -37,7 +37,7 @@ func Example() {
 		log.Error("loading tools", "err", err)
 		return
 	}
-	gate, err := elicit.NewGate(elicit.Options{ServerName: "nats", OnDecision: server.DecisionLogger(log)})
+	gate, err := elicit.NewGate(elicit.Options{ServerName: "nats"})
 	if err != nil {
 		log.Error("approval gate", "err", err)
 		return

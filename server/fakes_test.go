@@ -96,19 +96,21 @@ func (bareTool) ModelDescription() string    { return "A tool without capabiliti
 func (bareTool) InputSchema() map[string]any { return map[string]any{"type": "object"} }
 func (bareTool) MCPExposable() bool          { return true }
 func (bareTool) A2AExposable() bool          { return true }
-func (b bareTool) Execute(context.Context, json.RawMessage, exposure.ExecDeps) (*exposure.Outcome, error) {
-	close(b.ran)
-	return &exposure.Outcome{Output: json.RawMessage(`{}`)}, nil
+func (b bareTool) Prepare(input json.RawMessage) (*exposure.Call, error) {
+	return exposure.NewInProcessCall("bare", input, func(context.Context) (*exposure.Outcome, error) {
+		close(b.ran)
+		return &exposure.Outcome{Output: json.RawMessage(`{}`)}, nil
+	})
 }
 
 // deferringTool answers that its result will arrive later.
 type deferringTool struct{ bareTool }
 
-func (deferringTool) Name() string                              { return "later" }
-func (deferringTool) NeedsConfirm() bool                        { return false }
-func (deferringTool) ConfirmTrigger() string                    { return "" }
-func (deferringTool) Command(json.RawMessage) ([]string, error) { return []string{"later"}, nil }
-func (deferringTool) TraceLine(json.RawMessage) string          { return "later" }
-func (deferringTool) Execute(context.Context, json.RawMessage, exposure.ExecDeps) (*exposure.Outcome, error) {
-	return &exposure.Outcome{Deferred: true}, nil
+func (deferringTool) Name() string           { return "later" }
+func (deferringTool) NeedsConfirm() bool     { return false }
+func (deferringTool) ConfirmTrigger() string { return "" }
+func (deferringTool) Prepare(input json.RawMessage) (*exposure.Call, error) {
+	return exposure.NewInProcessCall("later", input, func(context.Context) (*exposure.Outcome, error) {
+		return &exposure.Outcome{Deferred: true}, nil
+	})
 }

@@ -10,64 +10,71 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// result turns what Execute returned into the tool result. A command's
-// record becomes a CommandResult envelope (also on a timeout or cancel, so
-// the model sees the partial output); an in-process tool's output passes
-// through as the JSON it produced.
-func (s *Server) result(name string, out *exposure.Outcome, err error, rec *callRecord) *mcp.CallToolResult {
-	if out != nil && out.Exec != nil {
-		rec.exec = out.Exec
+// commandResult turns a command's run into the tool result: its record
+// becomes a CommandResult envelope, also on a timeout or cancel, so the
+// model sees the partial output.
+func (s *Server) commandResult(name string, r *execrunner.Result, err error, rec *callRecord) *mcp.CallToolResult {
+	rec.exec = r
+	if err == nil && r == nil {
+		err = fmt.Errorf("running %s: the runner returned no result", name)
 	}
 	if err != nil {
 		rec.err = err
-		return s.failure(name, out, err, rec)
+		return s.failure(name, r, err, rec)
+	}
+	rec.result = ResultOK
+	if r.ExitCode != 0 {
+		rec.result = ResultExit
+	}
+	return envelopeResult(r, false, "")
+}
+
+// inProcessResult turns what an in-process call produced into the tool
+// result: its JSON passes through as it is.
+func (s *Server) inProcessResult(name string, out *exposure.Outcome, err error, rec *callRecord) *mcp.CallToolResult {
+	if err != nil {
+		rec.err = err
+		return s.failure(name, nil, err, rec)
 	}
 	switch {
 	case out == nil:
-		rec.result = "empty"
+		rec.result = ResultEmpty
 		return errorResult("tool %q produced no outcome; this is a bug in the tool, do not retry", name)
 	case out.Deferred:
-		rec.result = "deferred"
+		rec.result = ResultDeferred
 		return errorResult("tool %q answered that its result would arrive later, which MCP cannot deliver; nothing will follow", name)
-	case out.Exec != nil:
-		rec.result = "ok"
-		if out.Exec.ExitCode != 0 {
-			rec.result = "exit"
-		}
-		return envelopeResult(out.Exec, false, "")
-	default:
-		rec.result = "ok"
-		return passThrough(out.Output)
 	}
+	rec.result = ResultOK
+	return passThrough(out.Output)
 }
 
-// failure is the isError result for an Execute error, with the partial
-// command record when there is one.
-func (s *Server) failure(name string, out *exposure.Outcome, err error, rec *callRecord) *mcp.CallToolResult {
+// failure is the isError result for a call that failed, with the partial
+// command record r when there is one.
+func (s *Server) failure(name string, r *execrunner.Result, err error, rec *callRecord) *mcp.CallToolResult {
 	var startErr *execrunner.StartError
 	var msg string
 	switch {
 	case errors.Is(err, execrunner.ErrTimeout):
-		rec.result = "timeout"
+		rec.result = ResultTimeout
 		msg = fmt.Sprintf("the command timed out after %s and its process group was killed; any partial output is included. Narrow the request, or ask the operator to raise the timeout", s.cfg.Timeout)
 	case errors.Is(err, execrunner.ErrCanceled):
-		rec.result = "cancelled"
+		rec.result = ResultCancelled
 		msg = "the call was cancelled and the command's process group was killed"
 		if s.calls.stop.Err() != nil {
 			msg = "the server shut down before the command finished, so its process group was killed"
 		}
 	case errors.Is(err, exposure.ErrBinaryChanged):
-		rec.result = "binary_changed"
+		rec.result = ResultBinaryChanged
 		msg = fmt.Sprintf("nothing ran: %v. fisk-mcp reloads a changed application when serving with --watch; call %q again", err, name)
 	case errors.As(err, &startErr):
-		rec.result = "start_failed"
+		rec.result = ResultStartFailed
 		msg = fmt.Sprintf("the command could not be started: %v; this is a server configuration problem, do not retry", err)
 	default:
-		rec.result = "error"
+		rec.result = ResultError
 		msg = fmt.Sprintf("tool %q failed: %v", name, err)
 	}
-	if out != nil && out.Exec != nil {
-		return envelopeResult(out.Exec, true, msg)
+	if r != nil {
+		return envelopeResult(r, true, msg)
 	}
 	return errorResult("%s", msg)
 }

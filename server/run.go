@@ -7,32 +7,33 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
-	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// deps binds the server's run policy to one call: the tool supplies the
-// binary and argv; the server supplies environment, timeout, kill grace,
-// redaction and progress reporting.
-func (s *Server) deps(req *mcp.CallToolRequest, rec *callRecord) exposure.ExecDeps {
-	return exposure.ExecDeps{Run: func(ctx context.Context, c execrunner.Command) (*execrunner.Result, error) {
-		if c.Env == nil {
-			c.Env = s.cfg.Env
-		}
-		if c.Redactor == nil {
-			c.Redactor = s.cfg.Redactor
-		}
-		c.Timeout = s.cfg.Timeout
-		c.KillGrace = s.cfg.KillGrace
-		p, err := execrunner.Start(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		stop := s.reportProgress(ctx, req, p)
-		res, err := p.Wait()
-		stop()
-		return res, err
-	}}
+// run runs a prepared call. An in-process call runs here, in the handler's
+// goroutine. A command runs under the server's policy: its environment
+// (resolved once, in Config), timeout, kill grace and redaction, with
+// progress reported while it runs; its display line is the one the person
+// approved and the log records.
+func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared, rec *callRecord) *mcp.CallToolResult {
+	cmd, ok := p.call.Command()
+	if !ok {
+		out, err := p.call.Run(ctx)
+		return s.inProcessResult(rec.tool, out, err, rec)
+	}
+	cmd.Env = s.cfg.Env
+	cmd.Redactor = s.cfg.Redactor
+	cmd.Timeout = s.cfg.Timeout
+	cmd.KillGrace = s.cfg.KillGrace
+	cmd.CommandLine = p.line
+	proc, err := execrunner.Start(ctx, cmd)
+	if err != nil {
+		return s.commandResult(rec.tool, nil, err, rec)
+	}
+	stop := s.reportProgress(ctx, req, proc)
+	res, err := proc.Wait()
+	stop()
+	return s.commandResult(rec.tool, res, err, rec)
 }
 
 // reportProgress sends a progress notification every ProgressInterval while

@@ -28,6 +28,9 @@ type Server struct {
 	// onSlotWait, when set by tests, is called when a call starts waiting
 	// for a concurrency slot.
 	onSlotWait func(tool string)
+	// onPrepare, when set by tests, is called each time a call is
+	// validated and rendered (Tool.Prepare).
+	onPrepare func(tool string)
 }
 
 // New returns a server over tools, registering every MCP-exposable tool of
@@ -57,7 +60,11 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 		// server does not use.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
+	// Each wraps the chain built so far: the gate's middleware bounds the
+	// SDK's wait for a person, and the server's, outermost, sees each
+	// tools/call once and writes its line.
 	s.mcp.AddReceivingMiddleware(cfg.Gate.Middleware())
+	s.mcp.AddReceivingMiddleware(s.callMiddleware)
 	s.register(tools.Load())
 	return s, nil
 }

@@ -92,9 +92,6 @@ func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*ser
 		cfg.Name = server.DefaultName
 	}
 	opts.ServerName = cfg.Name
-	// The refusals the gate's middleware makes on its own (legacy
-	// protocol: no answer in time) are logged like every other call.
-	opts.OnDecision = server.DecisionLogger(log)
 	gate, err := elicit.NewGate(opts)
 	if err != nil {
 		return nil, err

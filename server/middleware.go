@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// callMiddleware is the server's receiving middleware. New installs it
+// last, so it wraps the gate's middleware and the SDK's, and sees each
+// tools/call request once, however many times the SDK invokes the handler
+// for it. It creates the call's record, puts it in the context for every
+// handler pass and for the refusals the gate's middleware makes on its own
+// (no answer in time, asking failed), and writes the call's one log line
+// when the whole request has returned.
+//
+// A request that never reached the handler (the SDK answered it itself,
+// for a name it never registered) and that the gate did not end is not a
+// call of a tool and writes no line.
+func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		call, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok {
+			return next(ctx, method, req)
+		}
+		st := newCallState(call)
+		ctx = context.WithValue(ctx, callStateKey{}, st)
+		ctx = elicit.ReportRefusals(ctx, st.refused)
+		defer func() {
+			if st.handled {
+				s.logCall(ctx, st.rec)
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}
+
+// callState is one tools/call request: its record and, for the handler's
+// second pass on protocol versions before 2026-07-28, the call the first
+// pass prepared. A request's passes run one after the other, so it needs
+// no lock.
+type callState struct {
+	rec      *callRecord
+	prepared *prepared
+	// handled is set once the handler or the gate worked on the request.
+	handled bool
+}
+
+type callStateKey struct{}
+
+func newCallState(req *mcp.CallToolRequest) *callState {
+	name := ""
+	if req != nil && req.Params != nil {
+		name = req.Params.Name
+	}
+	return &callState{rec: newCallRecord(name, req)}
+}
+
+// requestOf returns the state the middleware put in ctx, or nil.
+func requestOf(ctx context.Context) *callState {
+	st, _ := ctx.Value(callStateKey{}).(*callState)
+	return st
+}
+
+// refused records a refusal the gate's middleware made on its own, after
+// the handler asked: the request ends there, and its line says so.
+func (st *callState) refused(r elicit.Refusal) {
+	st.handled = true
+	st.rec.decided(r.Decision)
+	st.rec.result = ResultRefused
+	if st.rec.argv == st.rec.tool && r.CommandLine != "" {
+		st.rec.argv = r.CommandLine
+	}
+}
