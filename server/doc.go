@@ -19,4 +19,40 @@
 //
 // Nothing in this package writes to stdout: in stdio mode stdout is the
 // protocol stream. Logs go to Config.Logger.
+//
+// # The call path
+//
+// One tools/call, from the transport to exec and back; each step hands the
+// next a value it does not derive again:
+//
+//  1. Transport and guard: the request arrives on stdio, or over HTTP past
+//     the host, origin and token checks.
+//  2. The SDK decodes it and dispatches through the receiving middleware.
+//  3. The server's middleware (outermost) creates the call's record and
+//     puts it in the context. The gate's middleware, inside it, bounds the
+//     wait for a person on protocols before 2026-07-28, where the SDK's own
+//     asks the client and invokes the handler a second time with the answer.
+//  4. Lookup: the handler finds the name in the set in force, with its
+//     [exposure.ToolSet.Binding].
+//  5. Gate capability: a tool that does not implement
+//     [exposure.Confirmable] is refused, before anything is validated.
+//  6. Prepare: [exposure.Tool.Prepare] validates and renders the call once,
+//     and the server renders its redacted display line once. The
+//     handler's second pass reuses both when the binding and the raw
+//     arguments are unchanged.
+//  7. Gate: [elicit.Gate.Check] asks, or judges the answer against the
+//     prepared call and its binding.
+//  8. Slot: a concurrency slot, waiting as long as the call's context allows.
+//  9. Same tool?: after every wait, the name must still have the call's
+//     binding and a command's binary must still be the file that was loaded
+//     ([exposure.Call.CheckBinary]).
+//  10. Run: a command through [execrunner.Start] with the server's
+//     environment, timeout, kill grace, redaction and display line, progress
+//     reported while it runs; an in-process call through [exposure.Call.Run].
+//  11. Result: a command's record in a [CommandResult] envelope, an
+//     in-process tool's JSON passed through, every failure an isError result.
+//  12. Log: when the whole request has returned, the middleware writes its
+//     one line, with the gate's decision and the approval's nonce; on
+//     2026-07-28 the question and the answered retry are two requests, two
+//     lines linked by that nonce.
 package server
