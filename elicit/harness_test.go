@@ -36,7 +36,7 @@ type fixture struct {
 	mu          sync.Mutex
 	decisions   []Decision // every decision, in order: Check's and the middleware's
 	refusals    []Refusal  // what the middleware reported
-	fingerprint string     // the tools. Prompt.Binding
+	fingerprint string     // the tools' Prompt.Binding
 
 	// run, if set, is called where the command would run.
 	run func(ctx context.Context)

@@ -68,10 +68,11 @@ func (g *Gate) Middleware() mcp.Middleware {
 }
 
 // Refusal describes a tools/call that the Middleware ended on its own, for
-// Options.OnDecision: the tool handler, which logs every other outcome, is
-// not called again after it. It holds what the gate knows of the call;
-// anything else (such as the tool's kind) is in what the handler logged
-// when it asked.
+// the function ReportRefusals put in the context and for
+// Options.OnDecision: the tool handler is not called again after it. It
+// holds what the gate knows of the call; anything else (such as the tool's
+// kind) is the handler's, which asked. Its Decision carries the nonce of
+// the question that went unanswered.
 type Refusal struct {
 	Decision Decision
 	// Tool is the tool the person was asked about, or the request's tool
