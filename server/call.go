@@ -32,8 +32,8 @@ import (
 func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 	st := requestOf(ctx)
 	if st == nil {
-		// Only a handler invoked around the server's own middleware gets
-		// here; it still writes its line.
+		// The SDK calls the handler only through the server's middleware;
+		// a call reaching it any other way still writes its line.
 		st = newCallState(req)
 		defer s.logCall(ctx, st.rec)
 	}
