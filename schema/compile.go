@@ -1,14 +1,15 @@
 package schema
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/canonical"
 )
 
 // Compilation is by property, and shared.
@@ -36,7 +37,7 @@ type compiled struct {
 	err    error
 }
 
-var shapes sync.Map // canonical JSON of a shape -> *compiled
+var shapes sync.Map // shapeKey -> *compiled
 
 // compileProperty returns the compiled validator of one property schema.
 // Annotations must still be well-formed: a description that is not a
@@ -47,11 +48,11 @@ func compileProperty(prop map[string]any) (*jsonschema.Schema, error) {
 			return nil, fmt.Errorf("its description is %T, not a string", d)
 		}
 	}
-	key, err := appendCanonical(nil, prop, true)
+	key, err := shapeKey(prop)
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := shapes.Load(string(key)); ok {
+	if c, ok := shapes.Load(key); ok {
 		return c.(*compiled).schema, c.(*compiled).err
 	}
 	shape := cloneMap(prop) // the cache must not share the caller's maps
@@ -59,72 +60,25 @@ func compileProperty(prop map[string]any) (*jsonschema.Schema, error) {
 		delete(shape, k)
 	}
 	sch, err := compileShape(shape)
-	c, _ := shapes.LoadOrStore(string(key), &compiled{schema: sch, err: err})
+	c, _ := shapes.LoadOrStore(key, &compiled{schema: sch, err: err})
 	return c.(*compiled).schema, c.(*compiled).err
 }
 
-// appendCanonical writes v as JSON with sorted keys, leaving out the
-// annotations of the top-level object when shape is set: two property
-// schemas with the same key validate the same way. It is a hand-written
-// json.Marshal because it runs for every property of every command.
-func appendCanonical(b []byte, v any, shape bool) ([]byte, error) {
-	var err error
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, x), nil
-	case string:
-		return strconv.AppendQuote(b, x), nil
-	case json.Number:
-		return append(b, x...), nil
-	case float64:
-		return strconv.AppendFloat(b, x, 'g', -1, 64), nil
-	case int:
-		return strconv.AppendInt(b, int64(x), 10), nil
-	case []string:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendQuote(b, e)
+// shapeKey is the canonical form of prop without its annotations: two
+// property schemas with the same key validate the same way.
+func shapeKey(prop map[string]any) (string, error) {
+	var e canonical.Encoder
+	if err := e.Object(prop, isAnnotation); err != nil {
+		var te *canonical.TypeError
+		if errors.As(err, &te) {
+			return "", fmt.Errorf("it holds a %T, which is not a JSON value", te.Value)
 		}
-		return append(b, ']'), nil
-	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendCanonical(b, e, false); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			if !shape || !slices.Contains(annotations, k) {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendQuote(b, k)
-			b = append(b, ':')
-			if b, err = appendCanonical(b, x[k], false); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
+		return "", err
 	}
-	return nil, fmt.Errorf("it holds a %T, which is not a JSON value", v)
+	return string(e.Bytes()), nil
 }
+
+func isAnnotation(key string) bool { return slices.Contains(annotations, key) }
 
 // compileShape compiles one schema document with a fresh compiler: a
 // compiler is not safe for concurrent use and never forgets a resource,
