@@ -27,8 +27,8 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 type appContext struct {
 	app         *LoadedApp
 	globals     []*fisk.FlagModel
-	globalsHash fingerprint // identifies globals in every command's fingerprint
-	groups      groupTags   // the tags commands inherit from their groups
+	globalsHash digest    // identifies globals in every command's descriptor hash
+	groups      groupTags // the tags commands inherit from their groups
 }
 
 // candidate is a tool claiming a final name. Application commands are only
@@ -304,7 +304,7 @@ func collisionError(first, c *candidate) error {
 }
 
 // compileAll builds the tools of the winning candidates, compiling command
-// schemas and fingerprints on all CPUs. Results keep the candidates' order,
+// schemas and descriptor hashes on all CPUs. Results keep the candidates' order,
 // and every error is reported in that order, so neither depends on
 // scheduling.
 func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
@@ -320,7 +320,7 @@ func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
 					errs[j] = err
 					continue
 				}
-				tools[j] = builtTool{tool: t, print: fingerprintOf(t)}
+				tools[j] = builtTool{tool: t, descriptor: descriptorHash(t)}
 			}
 		})
 	}

@@ -40,13 +40,13 @@ type commandTool struct {
 type commandSchemaInputs struct {
 	mode    schema.Mode
 	source  map[string]any
-	globals fingerprint // of the app's exposed global flags
+	globals digest // of the app's exposed global flags
 }
 
-func (t *commandTool) writeSchemaInputs(w *canonicalWriter) {
+func (t *commandTool) writeSchemaInputs(w *digester) {
 	w.field("mode", string(t.inputs.mode))
 	w.label("globals")
-	w.raw(t.inputs.globals[:])
+	w.raw(t.inputs.globals)
 	w.label("command")
 	w.value(t.inputs.source)
 }

@@ -24,17 +24,17 @@ type Skip struct {
 type ToolSet struct {
 	tools    []Tool // sorted by name
 	byName   map[string]Tool
-	prints   map[string]fingerprint // descriptors, for Diff
-	bindings map[string]fingerprint // descriptors and binaries, for Binding
+	descHash map[string]digest // descriptor hashes, for Diff
+	bindings map[string]digest // descriptors and binaries, for Binding
 	warnings []string
 	skipped  []Skip
 }
 
-// builtTool is a tool with the fingerprint of its descriptor, computed once
-// at build time so that Diff never re-serialises a schema.
+// builtTool is a tool with its descriptor hash, computed once at build
+// time so that Diff never re-serialises a schema.
 type builtTool struct {
-	tool  Tool
-	print fingerprint
+	tool       Tool
+	descriptor digest
 }
 
 // newToolSet indexes tools, whose names are already unique. It also
@@ -45,16 +45,16 @@ func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
 	s := &ToolSet{
 		tools:    make([]Tool, len(tools)),
 		byName:   make(map[string]Tool, len(tools)),
-		prints:   make(map[string]fingerprint, len(tools)),
-		bindings: make(map[string]fingerprint, len(tools)),
+		descHash: make(map[string]digest, len(tools)),
+		bindings: make(map[string]digest, len(tools)),
 		warnings: warnings,
 		skipped:  skipped,
 	}
 	for i, b := range tools {
 		s.tools[i] = b.tool
 		s.byName[b.tool.Name()] = b.tool
-		s.prints[b.tool.Name()] = b.print
-		s.bindings[b.tool.Name()] = bindingOf(b.tool, b.print)
+		s.descHash[b.tool.Name()] = b.descriptor
+		s.bindings[b.tool.Name()] = bindingOf(b.tool, b.descriptor)
 	}
 	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return s
@@ -144,7 +144,7 @@ func Diff(old, new *ToolSet) SetDiff {
 		name := t.Name()
 		if _, ok := old.Lookup(name); !ok {
 			d.Added = append(d.Added, name)
-		} else if old.prints[name] != new.prints[name] {
+		} else if old.descHash[name] != new.descHash[name] {
 			d.Changed = append(d.Changed, name)
 		}
 	}

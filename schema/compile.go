@@ -52,7 +52,7 @@ func compileProperty(prop map[string]any) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := shapes.Load(key); ok {
+	if c, ok := shapes.Load(string(key)); ok {
 		return c.(*compiled).schema, c.(*compiled).err
 	}
 	shape := cloneMap(prop) // the cache must not share the caller's maps
@@ -60,22 +60,22 @@ func compileProperty(prop map[string]any) (*jsonschema.Schema, error) {
 		delete(shape, k)
 	}
 	sch, err := compileShape(shape)
-	c, _ := shapes.LoadOrStore(key, &compiled{schema: sch, err: err})
+	c, _ := shapes.LoadOrStore(string(key), &compiled{schema: sch, err: err})
 	return c.(*compiled).schema, c.(*compiled).err
 }
 
 // shapeKey is the canonical form of prop without its annotations: two
 // property schemas with the same key validate the same way.
-func shapeKey(prop map[string]any) (string, error) {
+func shapeKey(prop map[string]any) ([]byte, error) {
 	var e canonical.Encoder
 	if err := e.Object(prop, isAnnotation); err != nil {
 		var te *canonical.TypeError
 		if errors.As(err, &te) {
-			return "", fmt.Errorf("it holds a %T, which is not a JSON value", te.Value)
+			return nil, fmt.Errorf("it holds a %T, which is not a JSON value", te.Value)
 		}
-		return "", err
+		return nil, err
 	}
-	return string(e.Bytes()), nil
+	return e.Bytes(), nil
 }
 
 func isAnnotation(key string) bool { return slices.Contains(annotations, key) }

@@ -92,10 +92,12 @@ type Encoder struct {
 	err error // the writer's first error
 }
 
-// NewEncoder returns an Encoder that passes what it writes on to w. Call
-// Flush when done.
-func NewEncoder(w io.Writer) *Encoder {
-	return &Encoder{w: w, buf: make([]byte, 0, 512)}
+// NewEncoder returns an Encoder that passes what it writes on to w, to be
+// kept in a variable or a field (it is returned as a value so that it can
+// live inside its user without an allocation of its own). Call Flush when
+// done.
+func NewEncoder(w io.Writer) Encoder {
+	return Encoder{w: w, buf: make([]byte, 0, 512)}
 }
 
 // Bytes returns what an Encoder without a writer has written, in the

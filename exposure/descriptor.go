@@ -1,0 +1,105 @@
+package exposure
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"hash"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/canonical"
+)
+
+// A digest is the SHA-256 of a record written by a digester.
+type digest [32]byte
+
+// descriptorHash identifies everything a client or a person can observe
+// about a tool without calling it: description, model description, schema,
+// behaviour, gate, exposure, kind, presentation, source and title. Two
+// tools with the same name and the same descriptor hash are the same tool
+// for Diff.
+//
+// It is computed once, at build time, by streaming the descriptor in
+// canonical form (package canonical) into SHA-256: marshalling the schema
+// with encoding/json and hashing the result costs as much as compiling it.
+// The hash only has to be stable within one process, because sets are only
+// ever compared with sets built by the same binary.
+func descriptorHash(t Tool) digest {
+	w := newDigester()
+	w.field("description", t.Description())
+	w.field("model", t.ModelDescription())
+	w.label("schema")
+	if s, ok := t.(schemaSource); ok {
+		s.writeSchemaInputs(w)
+	} else {
+		w.value(t.InputSchema())
+	}
+	b := BehaviorOf(t)
+	w.field("behavior", fmt.Sprintf("%t/%t/%t/%t", b.ReadOnly, b.Destructive, b.Idempotent, b.OpenWorld))
+	// A tool that cannot report a gate differs from one needing none.
+	if c, ok := t.(Confirmable); ok {
+		w.field("gate", fmt.Sprintf("%t/%s", c.NeedsConfirm(), c.ConfirmTrigger()))
+	} else {
+		w.field("gate", "unknown")
+	}
+	w.field("exposure", fmt.Sprintf("%t/%t", t.MCPExposable(), t.A2AExposable()))
+	w.field("kind", string(KindOf(t)))
+	if d, ok := t.(Describer); ok {
+		w.field("presentation", string(d.Presentation()))
+	}
+	if s, ok := t.(Sourced); ok {
+		w.field("source", s.Source())
+		w.field("title", s.Title())
+	}
+	return w.sum()
+}
+
+// schemaSource is implemented by tools whose advertised schema is a pure
+// function of inputs they hold, which are cheaper to hash than a fresh copy
+// of the schema.
+type schemaSource interface {
+	writeSchemaInputs(w *digester)
+}
+
+// digester writes a record of named fields into SHA-256: each field is its
+// name, then one value in canonical form. Names are constants of this
+// package and values are self-delimiting, so two records hash alike only
+// when they hold the same values under the same names.
+type digester struct {
+	h   hash.Hash
+	enc canonical.Encoder
+}
+
+func newDigester() *digester {
+	h := sha256.New()
+	return &digester{h: h, enc: canonical.NewEncoder(h)}
+}
+
+// label starts the field name; a value must follow.
+func (w *digester) label(name string) {
+	w.enc.RawString("\n")
+	w.enc.RawString(name)
+	w.enc.RawString("=")
+}
+
+func (w *digester) field(name, value string) {
+	w.label(name)
+	w.enc.String(value)
+}
+
+// raw writes a digest as a field's value: fixed-length bytes, so
+// self-delimiting like a canonical value.
+func (w *digester) raw(d digest) { w.enc.Raw(d[:]) }
+
+// value writes v. A Tool implemented outside this package may build its
+// schema from any Go types, so each is hashed as the JSON a client sees
+// (AnyType), which cannot fail.
+func (w *digester) value(v any) {
+	w.enc.AnyType = true
+	_ = w.enc.Value(v)
+}
+
+func (w *digester) sum() digest {
+	_ = w.enc.Flush() // a hash.Hash never fails a Write
+	var d digest
+	w.h.Sum(d[:0])
+	return d
+}
