@@ -4,16 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
 
@@ -118,14 +113,14 @@ var ErrBinaryChanged = errors.New("the application binary changed since it was l
 // loadedBinary is the identity of a command's binary at load, set once.
 type loadedBinary struct {
 	once sync.Once
-	id   fileIdentity
+	id   fileid.ID
 	err  error
 }
 
 // bindTo binds the tool to the file with identity id: the file that was
 // introspected, as Load recorded it. It must be called before the tool is
 // used.
-func (t *commandTool) bindTo(id fileIdentity) {
+func (t *commandTool) bindTo(id fileid.ID) {
 	t.loaded.once.Do(func() { t.loaded.id = id })
 }
 
@@ -134,8 +129,8 @@ func (t *commandTool) bindTo(id fileIdentity) {
 // one built from a caller's model, the first call captures the file at the
 // path; building a ToolSet makes that call for every command tool, so the
 // identity is that of the file present when the set was built.
-func (t *commandTool) binaryIdentity() (string, fileIdentity, error) {
-	t.loaded.once.Do(func() { t.loaded.id, t.loaded.err = statBinary(t.binary) })
+func (t *commandTool) binaryIdentity() (string, fileid.ID, error) {
+	t.loaded.once.Do(func() { t.loaded.id, t.loaded.err = fileid.Stat(t.binary) })
 	return t.binary, t.loaded.id, t.loaded.err
 }
 
@@ -154,95 +149,12 @@ func (t *commandTool) checkBinary() error {
 	if err != nil {
 		return fmt.Errorf("%w: %s could not be examined when it was loaded (%v)", ErrBinaryChanged, t.binary, err)
 	}
-	got, err := statBinary(t.binary)
+	got, err := fileid.Stat(t.binary)
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrBinaryChanged, t.binary, err)
 	}
-	if d := want.differs(got); d != "" {
+	if d := want.Differs(got); d != "" {
 		return fmt.Errorf("%w: %s %s", ErrBinaryChanged, t.binary, d)
 	}
 	return nil
-}
-
-// fileIdentity tells one file at a path from another without reading it:
-// device and inode change when another file is renamed over the path; size,
-// modification time and status-change time change when the file is
-// rewritten in place. The change time cannot be set back by the writer, so
-// restoring the modification time does not hide a rewrite.
-//
-// The content is deliberately not hashed: SHA-256 of the 37 MB natscli
-// binary takes 31 ms with a warm page cache and 68 ms cold, on every load
-// and reload, while a stat costs about 2 µs and is what the check before
-// each exec can afford anyway.
-type fileIdentity struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime int64 // nanoseconds since the epoch
-	mode         fs.FileMode
-}
-
-// statBinary returns the identity of the file a command at path would run:
-// a bare name is looked up in PATH, as os/exec does.
-func statBinary(path string) (fileIdentity, error) {
-	if !strings.ContainsRune(path, filepath.Separator) {
-		found, err := exec.LookPath(path)
-		if err != nil {
-			return fileIdentity{}, err
-		}
-		path = found
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileIdentity{}, err
-	}
-	return identityOf(fi), nil
-}
-
-// identityOf reads fi. Device, inode and change time are not part of
-// fs.FileInfo; they are read by field name from the platform's stat
-// structure (Dev, Ino, and Ctim on Linux or Ctimespec on macOS and the
-// BSDs), which keeps this file free of build tags. A field a platform lacks
-// stays zero, and the others still tell files apart.
-func identityOf(fi fs.FileInfo) fileIdentity {
-	id := fileIdentity{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: fi.Mode()}
-	st := reflect.Indirect(reflect.ValueOf(fi.Sys()))
-	if st.Kind() != reflect.Struct {
-		return id
-	}
-	id.dev = integerField(st, "Dev")
-	id.ino = integerField(st, "Ino")
-	for _, name := range []string{"Ctim", "Ctimespec"} {
-		if ts := st.FieldByName(name); ts.Kind() == reflect.Struct {
-			id.ctime = int64(integerField(ts, "Sec"))*int64(time.Second) + int64(integerField(ts, "Nsec"))
-		}
-	}
-	return id
-}
-
-// integerField is the named integer field of the struct v, or 0.
-func integerField(v reflect.Value, name string) uint64 {
-	f := v.FieldByName(name)
-	switch {
-	case f.CanInt():
-		return uint64(f.Int())
-	case f.CanUint():
-		return f.Uint()
-	}
-	return 0
-}
-
-// differs says how o differs from id, "" when it does not.
-func (id fileIdentity) differs(o fileIdentity) string {
-	switch {
-	case id.dev != o.dev || id.ino != o.ino:
-		return "was replaced: another file is at the path now"
-	case id == o:
-		return ""
-	}
-	return "was modified in place (size, times or mode differ)"
-}
-
-// String is the canonical form written into a tool's fingerprint.
-func (id fileIdentity) String() string {
-	return fmt.Sprintf("dev=%d ino=%d size=%d mtime=%d ctime=%d mode=%o", id.dev, id.ino, id.size, id.mtime, id.ctime, uint32(id.mode))
 }

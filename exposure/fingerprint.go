@@ -1,10 +1,12 @@
 package exposure
 
+import "github.com/fisk-mcp/fisk-mcp/internal/fileid"
+
 // binaryBacked is implemented by tools that run a program found at a path.
 type binaryBacked interface {
 	// binaryIdentity returns the path and the identity of the file the
 	// tool was loaded from (fixed by the first call at the latest).
-	binaryIdentity() (path string, id fileIdentity, err error)
+	binaryIdentity() (path string, id fileid.ID, err error)
 }
 
 // bindingOf is what ToolSet.Binding reports: the descriptor hash

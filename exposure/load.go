@@ -9,6 +9,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
@@ -26,7 +27,7 @@ type LoadedApp struct {
 	// identity is the binary as it was, unchanged, across the whole
 	// introspection that produced Model; nil when the model did not come
 	// from Load.
-	identity *fileIdentity
+	identity *fileid.ID
 }
 
 // LoadOptions controls Load.
@@ -96,7 +97,7 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 
 // introspectApp introspects a and records the identity of the file the
 // model came from. The file is examined as a command would run it (see
-// statBinary) just before and just after the introspection; equal
+// fileid.Stat) just before and just after the introspection; equal
 // identities mean the file that answered is the one at the path now. One
 // retry absorbs a replacement in progress; a second change is reported
 // rather than retried forever, since a file that never settles cannot be
@@ -104,19 +105,19 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 func introspectApp(ctx context.Context, a App, o introspect.Options) (LoadedApp, error) {
 	var change string
 	for range 2 {
-		before, beforeErr := statBinary(a.Path)
+		before, beforeErr := fileid.Stat(a.Path)
 		model, err := introspect.Load(ctx, a.Path, o)
 		if err != nil {
 			return LoadedApp{}, err
 		}
-		after, afterErr := statBinary(a.Path)
+		after, afterErr := fileid.Stat(a.Path)
 		switch {
 		case beforeErr != nil:
 			change = fmt.Sprintf("could not be examined before it was introspected (%v)", beforeErr)
 		case afterErr != nil:
 			change = fmt.Sprintf("could not be examined after it was introspected (%v)", afterErr)
 		default:
-			change = before.differs(after)
+			change = before.Differs(after)
 		}
 		if change == "" {
 			return LoadedApp{App: a, Model: model, identity: &before}, nil

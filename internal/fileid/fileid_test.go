@@ -1,6 +1,6 @@
 //go:build linux
 
-package exposure
+package fileid
 
 import (
 	"os"
@@ -15,7 +15,7 @@ func TestIdentityReadsDeviceInodeAndChangeTimeFromTheStatStructure(t *testing.T)
 	if err := os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	id, err := statBinary(path)
+	id, err := Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func TestIdentityReadsDeviceInodeAndChangeTimeFromTheStatStructure(t *testing.T)
 	if err := syscall.Stat(path, &st); err != nil {
 		t.Fatal(err)
 	}
-	want := fileIdentity{
+	want := ID{
 		dev: st.Dev, ino: st.Ino, size: st.Size,
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
 		mode: 0o755,
@@ -47,7 +47,7 @@ func TestRewriteInPlaceIsNoticedEvenWithTheOldModificationTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded := identityOf(fi)
+	loaded := Of(fi)
 	waitForChangeTimeAfter(t, dir, loaded.ctime)
 
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -64,15 +64,15 @@ func TestRewriteInPlaceIsNoticedEvenWithTheOldModificationTime(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	now, err := statBinary(path)
+	now, err := Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if now.size != loaded.size || now.mtime != loaded.mtime {
 		t.Fatalf("the rewrite did not keep size and modification time: %v vs %v", now, loaded)
 	}
-	if d := loaded.differs(now); d != "was modified in place (size, times or mode differ)" {
-		t.Errorf("differs = %q, want the in-place modification noticed", d)
+	if d := loaded.Differs(now); d != "was modified in place (size, times or mode differ)" {
+		t.Errorf("Differs = %q, want the in-place modification noticed", d)
 	}
 }
 
