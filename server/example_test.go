@@ -12,6 +12,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 	"github.com/fisk-mcp/fisk-mcp/server"
+	"github.com/fisk-mcp/fisk-mcp/watch"
 )
 
 // Serving one fisk binary over stdio, reloading it when it changes.
@@ -28,10 +29,10 @@ func Example() {
 			Previous:   previous, // nil at startup: a collision fails the load
 		})
 	}
-	watch := &server.Watcher{Paths: []string{apps[0].Path}, Logger: log}
+	w := &watch.Watcher{Paths: []string{apps[0].Path}, Logger: log}
 	// Taken before the first load, so a binary replaced while it runs is
 	// reloaded rather than taken for the one that was introspected.
-	watch.Baseline = watch.Snapshot()
+	w.Baseline = w.Snapshot()
 	set, err := load(ctx, nil)
 	if err != nil {
 		log.Error("loading tools", "err", err)
@@ -55,9 +56,9 @@ func Example() {
 	}
 	// A reload is built against the set being served: its tools keep their
 	// names, and a newcomer claiming one is skipped, not fatal.
-	watch.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return load(ctx, srv.Tools()) }
-	watch.Publish = func(s *exposure.ToolSet) { srv.Publish(s) }
-	go watch.Run(ctx)
+	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return load(ctx, srv.Tools()) }
+	w.Publish = func(s *exposure.ToolSet) { srv.Publish(s) }
+	go w.Run(ctx)
 	if err := srv.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {
 		log.Error("serving", "err", err)
 	}

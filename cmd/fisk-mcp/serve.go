@@ -15,6 +15,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/server"
+	"github.com/fisk-mcp/fisk-mcp/watch"
 )
 
 func (c *cli) runServe(*fisk.ParseContext) error {
@@ -53,9 +54,9 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	}
 
 	l := newLoader(p)
-	var w *server.Watcher
+	var w *watch.Watcher
 	if sp.Watch {
-		w = &server.Watcher{Paths: l.paths(), Logger: log, Signals: hup}
+		w = &watch.Watcher{Paths: l.paths(), Logger: log, Signals: hup}
 		// The baseline is taken before the first load, so a binary
 		// replaced while it runs is reloaded once the watcher starts.
 		w.Baseline = w.Snapshot()
@@ -120,7 +121,7 @@ func serveHTTP(ctx context.Context, p *plan, srv *server.Server, started func(ad
 // SIGHUP. A reload builds on the set being served, so a tool keeps its name
 // against a newcomer, and warns about apps left without tools as startup
 // does.
-func (c *cli) watch(ctx context.Context, w *server.Watcher, l loader, srv *server.Server, log *slog.Logger) {
+func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server.Server, log *slog.Logger) {
 	if w == nil {
 		return
 	}

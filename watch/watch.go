@@ -1,4 +1,9 @@
-package server
+// Package watch reloads a tool set when the binaries it was loaded from
+// change, or on SIGHUP, and hands the new set on. It decides when to
+// reload and what to do when a reload fails; it deliberately knows nothing
+// of how a set is built (Watcher.Reload) or served (Watcher.Publish), so
+// it has no part in MCP.
+package watch
 
 import (
 	"context"
@@ -6,25 +11,30 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
 )
 
 // Defaults for Watcher.
 const (
-	DefaultWatchInterval = time.Second
-	DefaultWatchDebounce = 500 * time.Millisecond
+	DefaultInterval = time.Second
+	DefaultDebounce = 500 * time.Millisecond
 )
 
 // Watcher re-introspects when a watched binary changes and publishes the
-// new tool set. A change is noticed by polling each path's mtime, size and
-// inode (a package manager replaces a binary by rename, which changes the
-// inode even when mtime and size do not), and acted on once the files have
-// been still for Debounce, so a binary being written is not introspected
-// half-way. SIGHUP forces a reload at once.
+// new tool set. A change is noticed by polling the identity of each file a
+// command at the path would run (package fileid: device, inode, size,
+// modification and change times, mode). It is the identity a tool checks
+// before each run, so every change that makes a call refuse to run the
+// binary also reloads it; a package manager replaces a binary by rename,
+// which changes the inode even when mtime and size do not. A change is
+// acted on once the files have been still for Debounce, so a binary being
+// written is not introspected half-way. SIGHUP forces a reload at once.
 //
 // A failed reload keeps the old set published and logs why: a binary the
 // operator is in the middle of upgrading must not take every tool away.
@@ -47,10 +57,10 @@ type Watcher struct {
 	Publish func(*exposure.ToolSet)
 	// Logger receives reload outcomes; nil means slog.Default().
 	Logger *slog.Logger
-	// Interval is the polling period; 0 means DefaultWatchInterval.
+	// Interval is the polling period; 0 means DefaultInterval.
 	Interval time.Duration
 	// Debounce is how long the files must be unchanged before a reload;
-	// 0 means DefaultWatchDebounce.
+	// 0 means DefaultDebounce.
 	Debounce time.Duration
 	// Signals, when non-nil, replaces SIGHUP as the force-reload trigger
 	// (tests send on it); when nil, Run listens for SIGHUP itself.
@@ -62,7 +72,7 @@ type Watcher struct {
 }
 
 // Snapshot is the state of the watched files at one moment: for each path,
-// whether it exists, its mtime, size and inode.
+// its identity, or that it is missing or cannot be examined.
 type Snapshot struct {
 	files fileStates
 }
@@ -80,13 +90,6 @@ func (s *Snapshot) orNow(w *Watcher) fileStates {
 	return s.files
 }
 
-// Watch runs a Watcher with default timing until ctx ends. Its baseline is
-// the state of paths when it starts; a caller that must not miss a change
-// made during its first load uses a Watcher with Baseline instead.
-func Watch(ctx context.Context, paths []string, reload func(context.Context) (*exposure.ToolSet, error), publish func(*exposure.ToolSet), log *slog.Logger) {
-	(&Watcher{Paths: paths, Reload: reload, Publish: publish, Logger: log}).Run(ctx)
-}
-
 // Run polls until ctx ends.
 func (w *Watcher) Run(ctx context.Context) {
 	log := w.Logger
@@ -95,10 +98,10 @@ func (w *Watcher) Run(ctx context.Context) {
 	}
 	interval, debounce := w.Interval, w.Debounce
 	if interval <= 0 {
-		interval = DefaultWatchInterval
+		interval = DefaultInterval
 	}
 	if debounce <= 0 {
-		debounce = DefaultWatchDebounce
+		debounce = DefaultDebounce
 	}
 	hup := w.Signals
 	if hup == nil {
@@ -176,13 +179,12 @@ func (w *Watcher) reload(ctx context.Context, log *slog.Logger) {
 	w.Publish(set)
 }
 
-// fileState identifies one version of a file.
+// fileState is one version of a file: its identity, or why it has none.
+// States are comparable with ==.
 type fileState struct {
-	exists bool
-	mtime  time.Time
-	size   int64
-	inode  uint64
-	err    string
+	id      fileid.ID
+	missing bool
+	err     string
 }
 
 // fileStates maps each watched path to its state.
@@ -192,18 +194,14 @@ type fileStates map[string]fileState
 func (w *Watcher) state() fileStates {
 	s := make(fileStates, len(w.Paths))
 	for _, p := range w.Paths {
-		fi, err := os.Stat(p)
+		id, err := fileid.Stat(p)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			s[p] = fileState{}
-		case err != nil:
-			s[p] = fileState{err: err.Error()}
+		case err == nil:
+			s[p] = fileState{id: id}
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, exec.ErrNotFound):
+			s[p] = fileState{missing: true}
 		default:
-			st := fileState{exists: true, mtime: fi.ModTime(), size: fi.Size()}
-			if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-				st.inode = sys.Ino
-			}
-			s[p] = st
+			s[p] = fileState{err: err.Error()}
 		}
 	}
 	return s
@@ -214,7 +212,7 @@ func (s fileStates) equal(o fileStates) bool {
 		return false
 	}
 	for p, st := range s {
-		if ost, ok := o[p]; !ok || !st.mtime.Equal(ost.mtime) || st.exists != ost.exists || st.size != ost.size || st.inode != ost.inode || st.err != ost.err {
+		if ost, ok := o[p]; !ok || st != ost {
 			return false
 		}
 	}
@@ -225,7 +223,7 @@ func (s fileStates) equal(o fileStates) bool {
 func (s fileStates) diff(o fileStates) []string {
 	var paths []string
 	for p, st := range s {
-		if !(fileStates{p: st}).equal(fileStates{p: o[p]}) {
+		if ost, ok := o[p]; !ok || st != ost {
 			paths = append(paths, p)
 		}
 	}

@@ -1,17 +1,26 @@
-package server
+package watch_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/watch"
 )
+
+// patience bounds every wait for the watcher. It only bounds a failure:
+// the tests synchronise on what the watcher reports, never on time.
+const patience = 30 * time.Second
 
 // watchHarness runs a Watcher over one file with fast timing. Reload
 // results are scripted through reloads; published sets arrive on published.
@@ -21,33 +30,33 @@ type watchHarness struct {
 	attempts  chan struct{}                          // one per reload attempt, after it returned
 	published chan *exposure.ToolSet
 	signals   chan os.Signal
-	logs      *logBuffer
+	logs      *records
 }
 
 // newWatcher writes the watched file and builds a Watcher over it whose
 // Baseline is taken now, as fisk-mcp takes it before its first load. The
 // watcher is not running yet: see run.
-func newWatcher(t *testing.T) (*watchHarness, *Watcher) {
+func newWatcher(t *testing.T) (*watchHarness, *watch.Watcher) {
 	t.Helper()
 	h := &watchHarness{
-		path:      tempPath(t, "binary"),
+		path:      filepath.Join(t.TempDir(), "binary"),
 		reloads:   make(chan func() (*exposure.ToolSet, error), 10),
 		attempts:  make(chan struct{}, 10),
 		published: make(chan *exposure.ToolSet, 10),
 		signals:   make(chan os.Signal, 1),
-		logs:      &logBuffer{},
+		logs:      &records{},
 	}
 	if err := os.WriteFile(h.path, []byte("version 1"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := &Watcher{
+	w := &watch.Watcher{
 		Paths: []string{h.path},
 		// A reload the test did not script waits until the watcher stops,
 		// rather than failing the test from the watcher's goroutine and
-		// holding the cleanup for guard: a busy machine can let the
-		// watcher see one in-place write twice (truncated, then written,
-		// more than Debounce apart), and the extra reload is harmless.
-		// The test's own waits are bounded by guard.
+		// holding the cleanup: a busy machine can let the watcher see one
+		// in-place write twice (truncated, then written, more than
+		// Debounce apart), and the extra reload is harmless. The test's
+		// own waits are bounded by patience.
 		Reload: func(ctx context.Context) (*exposure.ToolSet, error) {
 			select {
 			case next := <-h.reloads:
@@ -58,7 +67,7 @@ func newWatcher(t *testing.T) (*watchHarness, *Watcher) {
 			}
 		},
 		Publish:  func(s *exposure.ToolSet) { h.published <- s },
-		Logger:   slog.New(slog.NewJSONHandler(h.logs, nil)),
+		Logger:   slog.New(h.logs),
 		Interval: 5 * time.Millisecond,
 		Debounce: 20 * time.Millisecond,
 		Signals:  h.signals,
@@ -68,12 +77,16 @@ func newWatcher(t *testing.T) (*watchHarness, *Watcher) {
 }
 
 // run runs w until the test ends.
-func (h *watchHarness) run(t *testing.T, w *Watcher) {
+func (h *watchHarness) run(t *testing.T, w *watch.Watcher) {
 	ctx, cancel := context.WithCancel(context.Background())
-	done := background(func() struct{} { w.Run(ctx); return struct{}{} })
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		w.Run(ctx)
+	}()
 	t.Cleanup(func() {
 		cancel()
-		wait(t, done, "the watcher to stop")
+		<-stopped
 	})
 }
 
@@ -86,6 +99,81 @@ func startWatcher(t *testing.T) *watchHarness {
 	return h
 }
 
+// nextSet returns the next set the watcher published.
+func (h *watchHarness) nextSet(t *testing.T, what string) *exposure.ToolSet {
+	t.Helper()
+	select {
+	case s := <-h.published:
+		return s
+	case <-time.After(patience):
+		t.Fatalf("the watcher published no set: %s", what)
+		return nil
+	}
+}
+
+// attempted returns once the watcher's next reload attempt has returned.
+func (h *watchHarness) attempted(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-h.attempts:
+	case <-time.After(patience):
+		t.Fatalf("the watcher attempted no reload: %s", what)
+	}
+}
+
+// records is a slog.Handler keeping every record as its message and
+// attributes, one line each; safe for concurrent use.
+type records struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *records) Enabled(context.Context, slog.Level) bool { return true }
+func (r *records) WithAttrs([]slog.Attr) slog.Handler        { return r }
+func (r *records) WithGroup(string) slog.Handler             { return r }
+
+func (r *records) Handle(_ context.Context, rec slog.Record) error {
+	line := rec.Message
+	rec.Attrs(func(a slog.Attr) bool {
+		line += fmt.Sprintf(" %s=%v", a.Key, a.Value)
+		return true
+	})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, line)
+	return nil
+}
+
+func (r *records) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.lines, "\n")
+}
+
+// toolSet is a new tool set of the named in-process tools (a name twice is
+// a collision, which the reload skips).
+func toolSet(t *testing.T, names ...string) *exposure.ToolSet {
+	t.Helper()
+	var tools []exposure.Tool
+	for _, name := range names {
+		tool, err := exposure.NewCustomTool(exposure.CustomSpec{
+			Name:        name,
+			Description: "Does nothing",
+			InputSchema: map[string]any{"type": "object"},
+			Fn:          func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage("{}"), nil },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, tool)
+	}
+	s, err := exposure.Rebuild(nil, tools, exposure.Policy{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func TestWatcherReloadsABinaryReplacedBeforeItStarted(t *testing.T) {
 	// fisk-mcp snapshots the binaries, loads them, then starts the
 	// watcher: a binary replaced in between must not pass for the one
@@ -94,10 +182,10 @@ func TestWatcherReloadsABinaryReplacedBeforeItStarted(t *testing.T) {
 	if err := os.WriteFile(h.path, []byte("version 2, written during the first load"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	want := customSet(t, echoTool(t))
+	want := toolSet(t, "tool")
 	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
 	h.run(t, w)
-	if got := wait(t, h.published, "the reload of the binary replaced before Run"); got != want {
+	if got := h.nextSet(t, "the reload of the binary replaced before Run"); got != want {
 		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 	if !strings.Contains(h.logs.String(), "a watched binary changed") {
@@ -107,19 +195,19 @@ func TestWatcherReloadsABinaryReplacedBeforeItStarted(t *testing.T) {
 
 func TestWatcherPublishesANewSetWhenTheBinaryChanges(t *testing.T) {
 	h := startWatcher(t)
-	want := customSet(t, echoTool(t))
+	want := toolSet(t, "tool")
 	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
 	if err := os.WriteFile(h.path, []byte("version 2, longer"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := wait(t, h.published, "the reloaded set"); got != want {
+	if got := h.nextSet(t, "the reloaded set"); got != want {
 		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 }
 
 func TestWatcherNoticesAReplacedBinary(t *testing.T) {
 	h := startWatcher(t)
-	want := customSet(t, echoTool(t))
+	want := toolSet(t, "tool")
 	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
 	// Same size, same mtime, new inode: how a package manager installs.
 	info, err := os.Stat(h.path)
@@ -136,7 +224,7 @@ func TestWatcherNoticesAReplacedBinary(t *testing.T) {
 	if err := os.Rename(next, h.path); err != nil {
 		t.Fatal(err)
 	}
-	if got := wait(t, h.published, "the reloaded set"); got != want {
+	if got := h.nextSet(t, "the reloaded set"); got != want {
 		t.Errorf("published %p, want the reloaded set", got)
 	}
 }
@@ -147,15 +235,15 @@ func TestWatcherKeepsTheOldSetWhenAReloadFails(t *testing.T) {
 	if err := os.WriteFile(h.path, []byte("version 2, broken"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	wait(t, h.attempts, "the failing reload")
+	h.attempted(t, "the failing reload")
 
 	// SIGHUP forces a reload even though the file did not change again.
 	// The watcher handles one event at a time, so anything the failed
 	// reload published would arrive before this set.
-	want := customSet(t, echoTool(t))
+	want := toolSet(t, "tool")
 	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
 	h.signals <- syscall.SIGHUP
-	if got := wait(t, h.published, "the set reloaded on SIGHUP"); got != want {
+	if got := h.nextSet(t, "the set reloaded on SIGHUP"); got != want {
 		t.Errorf("published %p, want the set reloaded on SIGHUP: the failed reload published something", got)
 	}
 	logs := h.logs.String()
@@ -171,17 +259,48 @@ func TestWatcherKeepsTheOldSetWhenAReloadFails(t *testing.T) {
 
 func TestWatcherLogsToolsSkippedOnReload(t *testing.T) {
 	h := startWatcher(t)
-	set, err := exposure.Build(nil, []exposure.Tool{echoTool(t), echoTool(t)}, exposure.Policy{}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set := toolSet(t, "echo_json", "echo_json")
 	if len(set.Skipped()) == 0 {
 		t.Fatal("the duplicate custom tool was not skipped; the test needs a collision")
 	}
 	h.reloads <- func() (*exposure.ToolSet, error) { return set, nil }
 	h.signals <- syscall.SIGHUP
-	wait(t, h.published, "the reloaded set")
+	h.nextSet(t, "the reloaded set")
 	if !strings.Contains(h.logs.String(), "tool skipped on reload") || !strings.Contains(h.logs.String(), "echo_json") {
 		t.Errorf("the skipped tool was not logged:\n%s", h.logs)
+	}
+}
+
+// The watcher and the check a tool makes before each run read one identity:
+// a change that makes calls refuse the binary (here its mode, which leaves
+// content, size and modification time alone) also reloads it, instead of
+// leaving its tools refused until someone sends SIGHUP.
+func TestWatcherReloadsOnAChangeThatMakesCallsRefuseTheBinary(t *testing.T) {
+	h := startWatcher(t)
+	want := toolSet(t, "tool")
+	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
+	if err := os.Chmod(h.path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.nextSet(t, "the reload after chmod"); got != want {
+		t.Errorf("published %p, want the reloaded set %p", got, want)
+	}
+}
+
+// An app named without a directory runs the file found in PATH, and that
+// file is the one watched.
+func TestWatcherWatchesTheFileABareNameRuns(t *testing.T) {
+	h, w := newWatcher(t)
+	t.Setenv("PATH", filepath.Dir(h.path))
+	w.Paths = []string{filepath.Base(h.path)}
+	w.Baseline = w.Snapshot()
+	h.run(t, w)
+	want := toolSet(t, "tool")
+	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
+	if err := os.WriteFile(h.path, []byte("version 2, in PATH"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.nextSet(t, "the reload of the file in PATH"); got != want {
+		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 }
