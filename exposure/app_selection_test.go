@@ -12,14 +12,14 @@ import (
 func TestPerAppExcludeSettlesACollisionBetweenTwoUnprefixedApps(t *testing.T) {
 	apps := twoApps(t, "", "")
 	apps[1].Model = withOnly(t, apps[1].Model, "echo")
-	if _, err := exposure.Build(apps, nil, exposure.Policy{}, false); err == nil {
+	if _, err := exposure.Build(apps, nil, exposure.Policy{}); err == nil {
 		t.Fatal("the unsettled apps did not collide")
 	}
 
 	apps = twoApps(t, "", "")
 	apps[1].Model = withOnly(t, apps[1].Model, "echo")
 	apps[0].Exclude = []*regexp.Regexp{regexp.MustCompile(`^echo$`)}
-	set, err := exposure.Build(apps, nil, exposure.Policy{}, false)
+	set, err := exposure.Build(apps, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -43,7 +43,7 @@ func TestPerAppExcludeSettlesACollisionBetweenTwoUnprefixedApps(t *testing.T) {
 func TestPerAppIncludeLimitsThatAppOnly(t *testing.T) {
 	apps := twoApps(t, "a", "b")
 	apps[0].Include = []*regexp.Regexp{regexp.MustCompile(`^a_e`)}
-	set, err := exposure.Build(apps, nil, exposure.Policy{}, false)
+	set, err := exposure.Build(apps, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -63,7 +63,7 @@ func TestPerAppTagSelectionAppliesInAdditionToThePolicy(t *testing.T) {
 	apps[1].Include = []*regexp.Regexp{regexp.MustCompile(`^b_(e|s)`)}
 	apps[1].Exclude = []*regexp.Regexp{regexp.MustCompile(`^b_echo$`)}
 	p := exposure.Policy{ExcludeTags: []string{exposure.TagClosedWorld}}
-	set, err := exposure.Build(apps, nil, p, false)
+	set, err := exposure.Build(apps, nil, p)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -81,7 +81,7 @@ func TestPerAppTagSelectionIncludesByOwnTagsAndExcludesByInheritedToo(t *testing
 	findCommand(t, a.Model, "admin").Tags = []string{"team:ops"}
 	findCommand(t, a.Model, "admin", "user", "list").Tags = []string{"team:ops"}
 	a.IncludeTags = []string{"team:ops"}
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -93,7 +93,7 @@ func TestPerAppTagSelectionIncludesByOwnTagsAndExcludesByInheritedToo(t *testing
 	a = fixtureApp(t, "")
 	findCommand(t, a.Model, "admin").Tags = []string{"team:ops"}
 	a.ExcludeTags = []string{"team:ops"}
-	set, err = exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	set, err = exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -110,7 +110,7 @@ func TestPerAppTagSelectionIncludesByOwnTagsAndExcludesByInheritedToo(t *testing
 func TestNilPerAppExpressionFailsTheBuildNamingTheApp(t *testing.T) {
 	a := fixtureApp(t, "fx")
 	a.Exclude = []*regexp.Regexp{nil}
-	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err == nil || !strings.Contains(err.Error(), `"fx=`+fixtureBin+`"`) {
 		t.Errorf("error = %v, want one naming the application", err)
 	}

@@ -22,7 +22,7 @@ func BenchmarkBuildToolSet1000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		set, err := exposure.Build([]exposure.LoadedApp{{App: exposure.App{Path: "/opt/synthetic"}, Model: m}}, nil, p, false)
+		set, err := exposure.Build([]exposure.LoadedApp{{App: exposure.App{Path: "/opt/synthetic"}, Model: m}}, nil, p)
 		if err != nil {
 			b.Fatal(err)
 		}

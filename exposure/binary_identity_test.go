@@ -42,7 +42,7 @@ func buildApp(t *testing.T, path string, custom ...exposure.Tool) *exposure.Tool
 	t.Helper()
 	a := fixtureApp(t, "")
 	a.Path = path
-	set, err := exposure.Build([]exposure.LoadedApp{a}, custom, exposure.Policy{}, false)
+	set, err := exposure.Build([]exposure.LoadedApp{a}, custom, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}

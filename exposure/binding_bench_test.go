@@ -21,7 +21,7 @@ func BenchmarkBuildToolSet1000OfARealBinary(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		set, err := exposure.Build([]exposure.LoadedApp{{App: exposure.App{Path: fixtureBin}, Model: m}}, nil, exposure.Policy{}, false)
+		set, err := exposure.Build([]exposure.LoadedApp{{App: exposure.App{Path: fixtureBin}, Model: m}}, nil, exposure.Policy{})
 		if err != nil {
 			b.Fatal(err)
 		}

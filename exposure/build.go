@@ -46,25 +46,23 @@ type candidate struct {
 	custom Tool
 }
 
-// Build turns loaded applications and caller-supplied tools into a tool set.
+// Build turns loaded applications and caller-supplied tools into the tool
+// set a server starts with. A name collision fails it, naming both sources
+// (see Rebuild for a live reload, which must keep serving instead).
 //
 // Names are claimed in a fixed order: applications in the configured order,
 // each application's commands sorted by command path, then custom tools in
 // the order given. Collisions are found by counting final names (after
-// prefix and shortening). When reload is false a collision fails the build,
-// naming both sources; when reload is true the later claimant is left out and
-// recorded in Skipped, so a live set keeps serving. Because the order is fixed
-// and not the order of discovery, the same inputs always give the same set,
-// the same warnings and the same errors.
-//
-// Build with reload set knows nothing of the set being replaced; a live
-// reload should use Rebuild, so that a tool already served keeps its name.
-func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, error) {
-	return build(apps, custom, p, reload, nil)
+// prefix and shortening). Because the order is fixed and not the order of
+// discovery, the same inputs always give the same set, the same warnings
+// and the same errors.
+func Build(apps []LoadedApp, custom []Tool, p Policy) (*ToolSet, error) {
+	return build(apps, custom, p, false, nil)
 }
 
-// Rebuild is Build for a live reload of previous, the set in force: a
-// collision never fails it, and a tool previous serves keeps its name.
+// Rebuild builds the set that replaces previous, the set in force, in a
+// live reload: a collision never fails it, and a tool previous serves
+// keeps its name.
 //
 // A name previous serves is held by the tool that served it, when that tool
 // is still a candidate: the same command path of the same application
@@ -73,13 +71,16 @@ func Build(apps []LoadedApp, custom []Tool, p Policy, reload bool) (*ToolSet, er
 // so a client never finds that a name it knows now runs another program.
 // A holder gone from its application (removed, hidden, denied or filtered
 // out) frees its name, which is then claimed in the fixed order. Every other
-// name is claimed as Build claims it. Which names previous holds does not
-// depend on the order of discovery, so neither does the outcome. A nil
-// previous makes Rebuild Build with reload set.
+// name is claimed as Build claims it, except that the later claimant of a
+// colliding name is left out and recorded in Skipped rather than failing
+// the reload, so a live set keeps serving. Which names previous holds does
+// not depend on the order of discovery, so neither does the outcome. A nil
+// previous holds no names: the fixed order decides them all.
 func Rebuild(apps []LoadedApp, custom []Tool, p Policy, previous *ToolSet) (*ToolSet, error) {
 	return build(apps, custom, p, true, previous)
 }
 
+// build is Build (reload false, previous nil) and Rebuild (reload true).
 func build(apps []LoadedApp, custom []Tool, p Policy, reload bool, previous *ToolSet) (*ToolSet, error) {
 	if err := p.validate(); err != nil {
 		return nil, err

@@ -81,7 +81,7 @@ func TestSelectionByName(t *testing.T) {
 func TestNameSelectionMatchesTheFinalPrefixedName(t *testing.T) {
 	a := fixtureApp(t, "fx")
 	p := exposure.Policy{Include: []*regexp.Regexp{regexp.MustCompile(`^fx_e`)}}
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, p, false)
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestSelectionByTagWithEmptyTagMatchingUntagged(t *testing.T) {
 }
 
 func TestPrefixPrependsToEveryName(t *testing.T) {
-	set, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "fx")}, nil, exposure.Policy{}, false)
+	set, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "fx")}, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestPrefixPrependsToEveryName(t *testing.T) {
 func TestLongNamesAreShortenedDeterministicallyWithAWarning(t *testing.T) {
 	prefix := strings.Repeat("p", 61) // every prefixed name exceeds 64
 	buildLong := func() *exposure.ToolSet {
-		set, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, prefix)}, nil, exposure.Policy{}, false)
+		set, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, prefix)}, nil, exposure.Policy{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestDescriptionsTitlesAndSources(t *testing.T) {
 func TestGlobalFlagsAreResolvedPerAppAndErrorsNameTheApp(t *testing.T) {
 	a := fixtureApp(t, "")
 	a.Globals = []string{"server"}
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestGlobalFlagsAreResolvedPerAppAndErrorsNameTheApp(t *testing.T) {
 	for _, bad := range []string{"nosuchflag", "trace"} { // unknown, hidden
 		a := fixtureApp(t, "fx")
 		a.Globals = []string{bad}
-		_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+		_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 		if err == nil || !strings.Contains(err.Error(), `"fx=`+fixtureBin+`"`) {
 			t.Errorf("global %q: error = %v, want one naming the application", bad, err)
 		}
@@ -242,7 +242,7 @@ func TestLeafWithoutSchemaFailsTheLoadNamingAppAndCommand(t *testing.T) {
 	a := fixtureApp(t, "")
 	cmd := findCommand(t, a.Model, "admin", "user", "list")
 	cmd.Schema, cmd.RestrictedSchema = nil, nil
-	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err == nil {
 		t.Fatal("Build succeeded")
 	}
@@ -261,7 +261,7 @@ func TestPolicyMistakesFailTheBuild(t *testing.T) {
 		"nil expression":      {Include: []*regexp.Regexp{nil}},
 	}
 	for label, p := range cases {
-		if _, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "")}, nil, p, false); err == nil {
+		if _, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "")}, nil, p); err == nil {
 			t.Errorf("%s: Build succeeded", label)
 		}
 	}
@@ -302,7 +302,7 @@ func TestDenyOnAGroupDeniesEveryCommandBeneathIt(t *testing.T) {
 	a := fixtureApp(t, "")
 	user := findCommand(t, a.Model, "admin", "user")
 	user.Tags = []string{exposure.TagDeny}
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{IncludeTags: []string{"", "impact:rw"}}, false)
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{IncludeTags: []string{"", "impact:rw"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestDenyOnAGroupDeniesEveryCommandBeneathIt(t *testing.T) {
 func TestNamesWithCharactersOutsideTheAlphabetAreRewrittenWithAWarning(t *testing.T) {
 	a := fixtureApp(t, "")
 	findCommand(t, a.Model, "status").Name = "sta.tus"
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestSchemaThatDoesNotCompileFailsTheBuildNamingTheCommand(t *testing.T) {
 	a := fixtureApp(t, "")
 	cmd := findCommand(t, a.Model, "batch")
 	cmd.RestrictedSchema = map[string]any{"type": "object", "properties": map[string]any{"items": map[string]any{"type": "nope"}}}
-	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err == nil || !strings.Contains(err.Error(), `command "batch"`) {
 		t.Errorf("error = %v, want one naming the batch command", err)
 	}

@@ -19,7 +19,7 @@ func twoApps(t *testing.T, prefixA, prefixB string) []exposure.LoadedApp {
 }
 
 func TestTwoAppsWithoutPrefixFailAtStartupNamingBothSources(t *testing.T) {
-	_, err := exposure.Build(twoApps(t, "", ""), nil, exposure.Policy{}, false)
+	_, err := exposure.Build(twoApps(t, "", ""), nil, exposure.Policy{})
 	if err == nil {
 		t.Fatal("Build succeeded")
 	}
@@ -41,7 +41,7 @@ func TestTwoAppsWithoutPrefixFailAtStartupNamingBothSources(t *testing.T) {
 }
 
 func TestTwoAppsWithPrefixesDoNotCollide(t *testing.T) {
-	set, err := exposure.Build(twoApps(t, "a", "b"), nil, exposure.Policy{}, false)
+	set, err := exposure.Build(twoApps(t, "a", "b"), nil, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestTwoAppsWithPrefixesDoNotCollide(t *testing.T) {
 }
 
 func TestOnePrefixedAppAndOneBareAppDoNotCollide(t *testing.T) {
-	set, err := exposure.Build(twoApps(t, "", "b"), nil, exposure.Policy{}, false)
+	set, err := exposure.Build(twoApps(t, "", "b"), nil, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +65,9 @@ func TestOnePrefixedAppAndOneBareAppDoNotCollide(t *testing.T) {
 }
 
 func TestReloadSkipsTheLaterCollidingToolAndRecordsIt(t *testing.T) {
-	set, err := exposure.Build(twoApps(t, "", ""), nil, exposure.Policy{}, true)
+	set, err := exposure.Rebuild(twoApps(t, "", ""), nil, exposure.Policy{}, nil)
 	if err != nil {
-		t.Fatalf("reload Build failed: %v", err)
+		t.Fatalf("Rebuild failed: %v", err)
 	}
 	if got := names(set); !slices.Equal(got, fixtureTools) {
 		t.Errorf("tools = %v, want %v", got, fixtureTools)
@@ -91,7 +91,7 @@ func TestFilteredOutCommandsNeitherCollideNorAppearAsSkipped(t *testing.T) {
 	apps := twoApps(t, "", "")
 	p := exposure.Policy{ExcludeTags: []string{"impact:ro"}} // still collides on the others
 	apps[1].Model = withOnly(t, apps[1].Model, "echo", "env", "status")
-	set, err := exposure.Build(apps, nil, p, false)
+	set, err := exposure.Build(apps, nil, p)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -113,7 +113,7 @@ func TestCollisionsAreCountedOnFinalNames(t *testing.T) {
 	apps := twoApps(t, "", "conflict")
 	apps[1].Model = withOnly(t, apps[1].Model, "echo")
 	findCommand(t, apps[1].Model, "echo").Name = "readwrite"
-	_, err := exposure.Build(apps, nil, exposure.Policy{}, false)
+	_, err := exposure.Build(apps, nil, exposure.Policy{})
 	if err == nil || !strings.Contains(err.Error(), `tool name "conflict_readwrite" is claimed by both application "/opt/a/fixture" command "conflict readwrite" and application "conflict=/opt/b/fixture" command "readwrite"`) {
 		t.Errorf("error = %v, want the conflict_readwrite collision naming both", err)
 	}
@@ -121,11 +121,11 @@ func TestCollisionsAreCountedOnFinalNames(t *testing.T) {
 
 func TestCustomToolComesAfterAppsInTheFixedOrder(t *testing.T) {
 	custom := newCustom(t, exposure.CustomSpec{Name: "echo"})
-	_, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "")}, []exposure.Tool{custom}, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "")}, []exposure.Tool{custom}, exposure.Policy{})
 	if err == nil || !strings.Contains(err.Error(), `command "echo" and custom tool "echo"`) {
 		t.Errorf("startup error = %v, want one naming the app command first, the custom tool second", err)
 	}
-	set, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "")}, []exposure.Tool{custom}, exposure.Policy{}, true)
+	set, err := exposure.Rebuild([]exposure.LoadedApp{fixtureApp(t, "")}, []exposure.Tool{custom}, exposure.Policy{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,8 +180,16 @@ type outcome struct {
 	err      string
 }
 
+// observe builds apps as at startup (Build) or, with reload, as a live
+// reload without a set in force (Rebuild with a nil previous).
 func observe(t *testing.T, apps []exposure.LoadedApp, p exposure.Policy, reload bool) outcome {
-	set, err := exposure.Build(apps, nil, p, reload)
+	var set *exposure.ToolSet
+	var err error
+	if reload {
+		set, err = exposure.Rebuild(apps, nil, p, nil)
+	} else {
+		set, err = exposure.Build(apps, nil, p)
+	}
 	if err != nil {
 		return outcome{err: err.Error()}
 	}
@@ -262,13 +270,13 @@ func TestOutcomeNeverDependsOnDiscoveryOrder(t *testing.T) {
 func TestCollisionInsideOneAppKeepsTheLowerCommandPath(t *testing.T) {
 	a := fixtureApp(t, "")
 	intraAppCollision(t, a.Model)
-	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err == nil || !strings.Contains(err.Error(), `command "admin user list" and application "`+fixtureBin+`" command "admin_user_list"`) {
 		t.Errorf("startup error = %v", err)
 	}
 	a = fixtureApp(t, "")
 	intraAppCollision(t, a.Model)
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, true)
+	set, err := exposure.Rebuild([]exposure.LoadedApp{a}, nil, exposure.Policy{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func buildTagged(t *testing.T, p exposure.Policy, groups map[string][]string) *e
 	for path, tags := range groups {
 		findCommand(t, a.Model, strings.Fields(path)...).Tags = tags
 	}
-	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, p, false)
+	set, err := exposure.Build([]exposure.LoadedApp{a}, nil, p)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}

@@ -89,10 +89,10 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 			return nil, err
 		}
 	}
-	if o.Previous != nil {
+	if o.Reload || o.Previous != nil {
 		return Rebuild(loaded, custom, p, o.Previous)
 	}
-	return Build(loaded, custom, p, o.Reload)
+	return Build(loaded, custom, p)
 }
 
 // introspectApp introspects a and records the identity of the file the

@@ -65,7 +65,7 @@ func fixtureApp(t testing.TB, prefix string) exposure.LoadedApp {
 // build builds the fixture alone under p and fails the test on error.
 func build(t testing.TB, p exposure.Policy) *exposure.ToolSet {
 	t.Helper()
-	set, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "")}, nil, p, false)
+	set, err := exposure.Build([]exposure.LoadedApp{fixtureApp(t, "")}, nil, p)
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}

@@ -14,7 +14,7 @@ func TestTwoSiblingCommandsOfOneNameAreBlamedOnTheApplication(t *testing.T) {
 	for _, prefix := range []string{"", "p"} {
 		a := fixtureApp(t, prefix)
 		duplicateSibling(t, a.Model)
-		_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+		_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 		if err == nil {
 			t.Fatal("an application declaring echo twice loaded")
 		}
@@ -41,7 +41,7 @@ func TestTwoSiblingCommandsOfOneNameAreBlamedOnTheApplication(t *testing.T) {
 func TestCollisionInsideOneApplicationDoesNotAdviseAPrefix(t *testing.T) {
 	a := fixtureApp(t, "")
 	intraAppCollision(t, a.Model)
-	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err == nil {
 		t.Fatal("loaded")
 	}
@@ -57,7 +57,7 @@ func TestShortenedNameCollisionAdvisesExcludingTheFinalName(t *testing.T) {
 	findCommand(t, a.Model, "echo").Name = long
 	twin := *findCommand(t, a.Model, long)
 	a.Model.Commands = append(a.Model.Commands, &twin)
-	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err == nil {
 		t.Fatal("loaded")
 	}
@@ -70,7 +70,7 @@ func TestShortenedNameCollisionAdvisesExcludingTheFinalName(t *testing.T) {
 func TestCommandThatCannotCompileIsNamedOnce(t *testing.T) {
 	a := fixtureApp(t, "")
 	findCommand(t, a.Model, "echo").Name = "-echo" // cannot be passed as an argument
-	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	_, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err == nil {
 		t.Fatal("loaded")
 	}

@@ -26,7 +26,7 @@ func sourceOf(t *testing.T, set *exposure.ToolSet, name string) string {
 
 func mustBuild(t *testing.T, apps []exposure.LoadedApp, custom []exposure.Tool) *exposure.ToolSet {
 	t.Helper()
-	set, err := exposure.Build(apps, custom, exposure.Policy{}, false)
+	set, err := exposure.Build(apps, custom, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,12 +67,12 @@ func TestReloadKeepsAServedNameWithItsToolAndSkipsTheNewcomer(t *testing.T) {
 	}
 
 	// Without the set in force, the fixed order decides, as at startup.
-	set, err := exposure.Build(apps, nil, exposure.Policy{}, true)
+	set, err := exposure.Rebuild(apps, nil, exposure.Policy{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if src := sourceOf(t, set, "echo"); src != "/opt/a/fixture" {
-		t.Errorf("Build without a previous set: echo from %q, want the first application", src)
+		t.Errorf("Rebuild without a previous set: echo from %q, want the first application", src)
 	}
 }
 
@@ -187,14 +187,27 @@ func TestReloadHolderMayChangeEverythingButItsIdentity(t *testing.T) {
 	}
 }
 
+// A nil previous set holds no names: the reload is a startup build in the
+// fixed order, except that each later claimant of a name is skipped and
+// recorded instead of failing the build.
 func TestRebuildWithoutAPreviousSetIsBuildForReload(t *testing.T) {
-	want := observe(t, twoApps(t, "", ""), exposure.Policy{}, true)
-	set, err := exposure.Rebuild(twoApps(t, "", ""), nil, exposure.Policy{}, nil)
-	if err != nil {
-		t.Fatal(err)
+	apps := twoApps(t, "", "")
+	got := describe(mustRebuild(t, apps, nil, nil))
+	empty := describe(mustRebuild(t, twoApps(t, "", ""), nil, mustBuild(t, nil, nil)))
+	if !slices.Equal(got.names, empty.names) || got.prints != empty.prints || !slices.Equal(got.skipped, empty.skipped) {
+		t.Errorf("Rebuild(nil) differs from Rebuild of an empty set:\n got %v %+v\nwant %v %+v", got.names, got.skipped, empty.names, empty.skipped)
 	}
-	if got := describe(set); !slices.Equal(got.names, want.names) || got.prints != want.prints || !slices.Equal(got.skipped, want.skipped) {
-		t.Errorf("Rebuild(nil) differs from Build(reload):\n got %v %+v\nwant %v %+v", got.names, got.skipped, want.names, want.skipped)
+	first := describe(mustBuild(t, apps[:1], nil))
+	if !slices.Equal(got.names, first.names) || got.prints != first.prints {
+		t.Errorf("Rebuild(nil) serves %v, want the first application's tools as Build serves them, %v", got.names, first.names)
+	}
+	if len(got.skipped) != len(fixtureTools) {
+		t.Fatalf("skipped %+v, want each of the second application's %d tools", got.skipped, len(fixtureTools))
+	}
+	for _, skip := range got.skipped {
+		if want := `name already taken by application "/opt/a/fixture" command `; !strings.HasPrefix(skip.Reason, want) || !strings.HasPrefix(skip.Source, `application "/opt/b/fixture"`) {
+			t.Errorf("skip %+v, want the second application's tool skipped for the first's", skip)
+		}
 	}
 }
 

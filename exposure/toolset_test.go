@@ -16,7 +16,7 @@ func TestDiffReportsAddedRemovedAndChangedTools(t *testing.T) {
 		Exclude:      []*regexp.Regexp{regexp.MustCompile(`^emit$`)},
 		ConfirmTags:  []string{"ops:prod"},  // gates deploy and admin user delete
 		ReadOnlyTags: []string{"impact:ro"}, // status becomes read-only
-	}, false)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestDiffSeesSchemaAndExposureChanges(t *testing.T) {
 	old := build(t, exposure.Policy{})
 	a := fixtureApp(t, "")
 	a.Globals = []string{"server"} // every schema gains a property
-	next, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{}, false)
+	next, err := exposure.Build([]exposure.LoadedApp{a}, nil, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +51,8 @@ func TestDiffSeesSchemaAndExposureChanges(t *testing.T) {
 
 	open := newCustom(t, exposure.CustomSpec{})
 	closed := newCustom(t, exposure.CustomSpec{Exposure: &exposure.Exposure{A2A: true}})
-	s1, _ := exposure.Build(nil, []exposure.Tool{open}, exposure.Policy{}, false)
-	s2, _ := exposure.Build(nil, []exposure.Tool{closed}, exposure.Policy{}, false)
+	s1, _ := exposure.Build(nil, []exposure.Tool{open}, exposure.Policy{})
+	s2, _ := exposure.Build(nil, []exposure.Tool{closed}, exposure.Policy{})
 	if d := exposure.Diff(s1, s2); !slices.Equal(d.Changed, []string{"search"}) {
 		t.Errorf("exposure change: Diff = %+v", d)
 	}
@@ -69,7 +69,7 @@ func TestDiffFromNilAddsEverythingAndToNilRemovesEverything(t *testing.T) {
 }
 
 func TestToolSetAccessorsReturnCopies(t *testing.T) {
-	set, err := exposure.Build(twoApps(t, "", ""), nil, exposure.Policy{ConfirmTags: []string{"nosuch"}}, true)
+	set, err := exposure.Rebuild(twoApps(t, "", ""), nil, exposure.Policy{ConfirmTags: []string{"nosuch"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func fixtureSet(t testing.TB, p exposure.Policy, custom ...exposure.Tool) *expos
 // customSet builds a tool set of caller-supplied tools only.
 func customSet(t testing.TB, tools ...exposure.Tool) *exposure.ToolSet {
 	t.Helper()
-	set, err := exposure.Build(nil, tools, exposure.Policy{}, false)
+	set, err := exposure.Build(nil, tools, exposure.Policy{})
 	if err != nil {
 		t.Fatalf("building the tool set: %v", err)
 	}
