@@ -89,9 +89,14 @@ func descriptor(t exposure.Tool) *mcp.Tool {
 	return desc
 }
 
-// fingerprint is a stable encoding of a descriptor, used to tell whether a
-// republished tool changed and must be registered again.
-func fingerprint(t *mcp.Tool) string {
+// registrationKey is the descriptor exactly as registered with the SDK, in
+// its JSON encoding: a republished tool with the same key is already
+// registered as it is, and one with another key is registered again. It is
+// the encoding itself, not a hash of it, since the SDK sends clients that
+// encoding. Contrast the tool set's descriptor hash, which tells a reload's
+// changes apart before any descriptor is built, and the binding a call is
+// checked against, which also covers the binary.
+func registrationKey(t *mcp.Tool) string {
 	b, err := json.Marshal(t)
 	if err != nil {
 		// A descriptor that cannot be encoded can never equal another:

@@ -23,7 +23,7 @@ type Server struct {
 	slots   chan struct{}
 	calls   *callTracker
 	publish sync.Mutex        // serialises Publish
-	added   map[string]string // registered name -> descriptor fingerprint
+	added   map[string]string // registered name -> registrationKey
 
 	// onSlotWait, when set by tests, is called when a call starts waiting
 	// for a concurrency slot.
@@ -119,12 +119,12 @@ func (s *Server) register(set *exposure.ToolSet) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		fp := fingerprint(want[name])
-		if old, ok := s.added[name]; ok && old == fp && fp != "" {
+		key := registrationKey(want[name])
+		if old, ok := s.added[name]; ok && old == key && key != "" {
 			continue
 		}
 		s.mcp.AddTool(want[name], s.handler(name))
-		s.added[name] = fp
+		s.added[name] = key
 	}
 }
 
