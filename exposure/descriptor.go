@@ -23,12 +23,13 @@ type digest [32]byte
 // The hash only has to be stable within one process, because sets are only
 // ever compared with sets built by the same binary.
 func descriptorHash(t Tool) digest {
-	w := newDigester()
+	var w digester
+	w.init()
 	w.field("description", t.Description())
 	w.field("model", t.ModelDescription())
 	w.label("schema")
 	if s, ok := t.(schemaSource); ok {
-		s.writeSchemaInputs(w)
+		s.writeSchemaInputs(&w)
 	} else {
 		w.value(t.InputSchema())
 	}
@@ -68,9 +69,11 @@ type digester struct {
 	enc canonical.Encoder
 }
 
-func newDigester() *digester {
-	h := sha256.New()
-	return &digester{h: h, enc: canonical.NewEncoder(h)}
+// init readies a zero digester. It is a method rather than a constructor
+// so that a digester can live on its caller's stack.
+func (w *digester) init() {
+	w.h = sha256.New()
+	w.enc = canonical.NewEncoder(w.h)
 }
 
 // label starts the field name; a value must follow.

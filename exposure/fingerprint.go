@@ -23,7 +23,8 @@ func bindingOf(t Tool, descriptor digest) digest {
 		return descriptor
 	}
 	path, id, err := b.binaryIdentity()
-	w := newDigester()
+	var w digester
+	w.init()
 	w.label("descriptor")
 	w.raw(descriptor)
 	w.field("binary", path)
