@@ -4,17 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/fisk-mcp/fisk-mcp/watch"
 )
 
@@ -30,7 +29,7 @@ type watchHarness struct {
 	attempts  chan struct{}                          // one per reload attempt, after it returned
 	published chan *exposure.ToolSet
 	signals   chan os.Signal
-	logs      *records
+	logs      *testsupport.LogBuffer
 }
 
 // newWatcher writes the watched file and builds a Watcher over it whose
@@ -44,7 +43,7 @@ func newWatcher(t *testing.T) (*watchHarness, *watch.Watcher) {
 		attempts:  make(chan struct{}, 10),
 		published: make(chan *exposure.ToolSet, 10),
 		signals:   make(chan os.Signal, 1),
-		logs:      &records{},
+		logs:      &testsupport.LogBuffer{},
 	}
 	if err := os.WriteFile(h.path, []byte("version 1"), 0o755); err != nil {
 		t.Fatal(err)
@@ -67,7 +66,7 @@ func newWatcher(t *testing.T) (*watchHarness, *watch.Watcher) {
 			}
 		},
 		Publish:  func(s *exposure.ToolSet) { h.published <- s },
-		Logger:   slog.New(h.logs),
+		Logger:   slog.New(slog.NewJSONHandler(h.logs, nil)),
 		Interval: 5 * time.Millisecond,
 		Debounce: 20 * time.Millisecond,
 		Signals:  h.signals,
@@ -86,7 +85,7 @@ func (h *watchHarness) run(t *testing.T, w *watch.Watcher) {
 	}()
 	t.Cleanup(func() {
 		cancel()
-		<-stopped
+		testsupport.Await(t, stopped, patience, "the watcher to stop")
 	})
 }
 
@@ -97,57 +96,6 @@ func startWatcher(t *testing.T) *watchHarness {
 	h, w := newWatcher(t)
 	h.run(t, w)
 	return h
-}
-
-// nextSet returns the next set the watcher published.
-func (h *watchHarness) nextSet(t *testing.T, what string) *exposure.ToolSet {
-	t.Helper()
-	select {
-	case s := <-h.published:
-		return s
-	case <-time.After(patience):
-		t.Fatalf("the watcher published no set: %s", what)
-		return nil
-	}
-}
-
-// attempted returns once the watcher's next reload attempt has returned.
-func (h *watchHarness) attempted(t *testing.T, what string) {
-	t.Helper()
-	select {
-	case <-h.attempts:
-	case <-time.After(patience):
-		t.Fatalf("the watcher attempted no reload: %s", what)
-	}
-}
-
-// records is a slog.Handler keeping every record as its message and
-// attributes, one line each; safe for concurrent use.
-type records struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (r *records) Enabled(context.Context, slog.Level) bool { return true }
-func (r *records) WithAttrs([]slog.Attr) slog.Handler        { return r }
-func (r *records) WithGroup(string) slog.Handler             { return r }
-
-func (r *records) Handle(_ context.Context, rec slog.Record) error {
-	line := rec.Message
-	rec.Attrs(func(a slog.Attr) bool {
-		line += fmt.Sprintf(" %s=%v", a.Key, a.Value)
-		return true
-	})
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.lines = append(r.lines, line)
-	return nil
-}
-
-func (r *records) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Join(r.lines, "\n")
 }
 
 // toolSet is a new tool set of the named in-process tools (a name twice is
@@ -185,7 +133,7 @@ func TestWatcherReloadsABinaryReplacedBeforeItStarted(t *testing.T) {
 	want := toolSet(t, "tool")
 	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
 	h.run(t, w)
-	if got := h.nextSet(t, "the reload of the binary replaced before Run"); got != want {
+	if got := testsupport.Await(t, h.published, patience, "the reload of the binary replaced before Run"); got != want {
 		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 	if !strings.Contains(h.logs.String(), "a watched binary changed") {
@@ -200,7 +148,7 @@ func TestWatcherPublishesANewSetWhenTheBinaryChanges(t *testing.T) {
 	if err := os.WriteFile(h.path, []byte("version 2, longer"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.nextSet(t, "the reloaded set"); got != want {
+	if got := testsupport.Await(t, h.published, patience, "the reloaded set"); got != want {
 		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 }
@@ -224,7 +172,7 @@ func TestWatcherNoticesAReplacedBinary(t *testing.T) {
 	if err := os.Rename(next, h.path); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.nextSet(t, "the reloaded set"); got != want {
+	if got := testsupport.Await(t, h.published, patience, "the reloaded set"); got != want {
 		t.Errorf("published %p, want the reloaded set", got)
 	}
 }
@@ -235,7 +183,7 @@ func TestWatcherKeepsTheOldSetWhenAReloadFails(t *testing.T) {
 	if err := os.WriteFile(h.path, []byte("version 2, broken"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	h.attempted(t, "the failing reload")
+	testsupport.Await(t, h.attempts, patience, "the failing reload")
 
 	// SIGHUP forces a reload even though the file did not change again.
 	// The watcher handles one event at a time, so anything the failed
@@ -243,7 +191,7 @@ func TestWatcherKeepsTheOldSetWhenAReloadFails(t *testing.T) {
 	want := toolSet(t, "tool")
 	h.reloads <- func() (*exposure.ToolSet, error) { return want, nil }
 	h.signals <- syscall.SIGHUP
-	if got := h.nextSet(t, "the set reloaded on SIGHUP"); got != want {
+	if got := testsupport.Await(t, h.published, patience, "the set reloaded on SIGHUP"); got != want {
 		t.Errorf("published %p, want the set reloaded on SIGHUP: the failed reload published something", got)
 	}
 	logs := h.logs.String()
@@ -265,7 +213,7 @@ func TestWatcherLogsToolsSkippedOnReload(t *testing.T) {
 	}
 	h.reloads <- func() (*exposure.ToolSet, error) { return set, nil }
 	h.signals <- syscall.SIGHUP
-	h.nextSet(t, "the reloaded set")
+	testsupport.Await(t, h.published, patience, "the reloaded set")
 	if !strings.Contains(h.logs.String(), "tool skipped on reload") || !strings.Contains(h.logs.String(), "echo_json") {
 		t.Errorf("the skipped tool was not logged:\n%s", h.logs)
 	}
@@ -282,7 +230,7 @@ func TestWatcherReloadsOnAChangeThatMakesCallsRefuseTheBinary(t *testing.T) {
 	if err := os.Chmod(h.path, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.nextSet(t, "the reload after chmod"); got != want {
+	if got := testsupport.Await(t, h.published, patience, "the reload after chmod"); got != want {
 		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 }
@@ -300,7 +248,7 @@ func TestWatcherWatchesTheFileABareNameRuns(t *testing.T) {
 	if err := os.WriteFile(h.path, []byte("version 2, in PATH"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := h.nextSet(t, "the reload of the file in PATH"); got != want {
+	if got := testsupport.Await(t, h.published, patience, "the reload of the file in PATH"); got != want {
 		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 }
