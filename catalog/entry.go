@@ -1,0 +1,31 @@
+package catalog
+
+// Entry is what the index knows of one tool: plain text, so that the index
+// depends on nothing of the tool model's interfaces. FromToolSet makes
+// entries from a served tool set.
+type Entry struct {
+	// Name is the tool's flat name (auth_user_add); Search returns it.
+	Name string `json:"name"`
+	// Title is the human title, for a command its path with spaces.
+	Title string `json:"title,omitempty"`
+	// Description is the one-line summary.
+	Description string `json:"description,omitempty"`
+	// Detail is any longer help beyond the summary.
+	Detail string `json:"detail,omitempty"`
+	// Tags are the tool's tags (impact:ro, scope:user).
+	Tags []string `json:"tags,omitempty"`
+	// Params are the names of the tool's flags and arguments.
+	Params []string `json:"params,omitempty"`
+	// ReadOnly and Gated are carried for the caller that presents a hit
+	// (which executor runs it, whether a person is asked); they do not
+	// change the ranking.
+	ReadOnly bool `json:"read_only,omitempty"`
+	Gated    bool `json:"gated,omitempty"`
+}
+
+// Hit is one ranked result: an entry's name and its score. Scores compare
+// only within one search.
+type Hit struct {
+	Name  string
+	Score float64
+}

@@ -1,0 +1,98 @@
+package nats
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/catalog"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/introspect"
+)
+
+// catalogSnapshot is the nats tool set as catalog entries, kept so that the
+// search-quality test of catalog runs without building natscli.
+var catalogSnapshot = filepath.Join("..", "..", "catalog", "testdata", "nats_tools.json")
+
+var updateCatalog = flag.Bool("update-catalog", false, "rewrite "+catalogSnapshot+" from the nats build")
+
+// natsCatalogEntries loads nats as fisk-mcp serves it (hidden and ai:deny
+// commands left out, names the command path joined with "_"), under the
+// policy the other tests serve it with but without exposed globals: a
+// global flag is a parameter of every tool and tells the search nothing.
+func natsCatalogEntries(t *testing.T) []catalog.Entry {
+	t.Helper()
+	_, nats := requireBinaries(t)
+	p := exposure.Policy{ReadOnlyTags: []string{"impact:ro"}, ConfirmTags: []string{"impact:rw"}}
+	set, err := exposure.Load(t.Context(), []exposure.App{{Path: nats}}, nil, p,
+		exposure.LoadOptions{Introspect: introspect.Options{Env: newSandbox(t).env()}})
+	if err != nil {
+		t.Fatalf("loading nats: %v", err)
+	}
+	return catalog.FromToolSet(set, func(t exposure.Tool) bool {
+		c, ok := t.(exposure.Confirmable)
+		return !ok || c.NeedsConfirm()
+	})
+}
+
+// The snapshot the search-quality test ranks must be the tool set the real
+// nats build serves; run with -update-catalog to rewrite it after a change
+// of natscli or of how tools are named.
+func TestCatalogSnapshotNamesMatchTheServedNATSTools(t *testing.T) {
+	entries := natsCatalogEntries(t)
+	if *updateCatalog {
+		if err := os.WriteFile(catalogSnapshot, encodeEntries(t, entries), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %d entries to %s", len(entries), catalogSnapshot)
+	}
+	raw, err := os.ReadFile(catalogSnapshot)
+	if err != nil {
+		t.Fatalf("reading the snapshot (rewrite it with -update-catalog): %v", err)
+	}
+	var snap []catalog.Entry
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		t.Fatalf("decoding %s (rewrite it with -update-catalog): %v", catalogSnapshot, err)
+	}
+	served := names(entries)
+	kept := names(snap)
+	if len(served) != natsVisibleLeaves {
+		t.Errorf("nats serves %d tools, want %d", len(served), natsVisibleLeaves)
+	}
+	if !slices.Equal(served, kept) {
+		t.Errorf("the snapshot is stale (rewrite it with -update-catalog):\nonly served: %v\nonly in the snapshot: %v",
+			difference(served, kept), difference(kept, served))
+	}
+}
+
+func names(entries []catalog.Entry) []string {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// encodeEntries writes one entry per line, so that a change of natscli
+// reads as a diff of the tools it touched.
+func encodeEntries(t *testing.T, entries []catalog.Entry) []byte {
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, e := range entries {
+		line, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		if i < len(entries)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]\n")
+	return b.Bytes()
+}
