@@ -1,0 +1,166 @@
+package catalog
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// DefaultLimit is the number of hits Search returns when asked for none.
+const DefaultLimit = 10
+
+// Index ranks a fixed set of entries against free-text queries. It is built
+// once per tool set and is safe for concurrent use; a changed set needs a
+// new Index.
+type Index struct {
+	entries  []Entry // sorted by name, so a tie breaks by position
+	byName   map[string]int
+	terms    map[string]int32 // a stemmed word or a class name, to its term
+	postings [][]posting      // by term
+	related  [][]relation32   // by term: terms a query term also matches
+	actions  []bool           // by term: the term is an action (see actions)
+	// defaultAction is the term a query without an action is also ranked
+	// by, or -1.
+	defaultAction int32
+	defaultWeight float32
+	sorted        []namedTerm // the terms with postings, by text
+	modifier      float32
+	an            analyzer
+	states        sync.Pool // *searchState
+}
+
+// posting is one entry holding a term, with the term's whole contribution
+// to the entry's score, computed when the index is built.
+type posting struct {
+	doc    int32
+	impact float32
+}
+
+type namedTerm struct {
+	text string
+	term int32
+}
+
+type relation32 struct {
+	term   int32
+	weight float32
+}
+
+// New builds an index of entries. Names must be unique: of two entries with
+// the same name the first is kept. The entries are copied; the caller may
+// reuse the slice.
+func New(entries []Entry) *Index {
+	return build(entries, ranked, rankedWeights)
+}
+
+// Len is the number of entries.
+func (x *Index) Len() int { return len(x.entries) }
+
+// Entry returns the entry called name, sharing nothing with the index.
+func (x *Index) Entry(name string) (Entry, bool) {
+	i, ok := x.byName[name]
+	if !ok {
+		return Entry{}, false
+	}
+	e := x.entries[i]
+	e.Tags, e.Params = slices.Clone(e.Tags), slices.Clone(e.Params)
+	return e, true
+}
+
+func build(entries []Entry, an analyzer, w weights) *Index {
+	x := &Index{byName: map[string]int{}, terms: map[string]int32{}, an: an, defaultWeight: w.defaultAction, modifier: w.modifier}
+	for _, e := range entries {
+		if _, dup := x.byName[e.Name]; dup {
+			continue
+		}
+		x.byName[e.Name] = 0
+		e.Tags, e.Params = slices.Clone(e.Tags), slices.Clone(e.Params)
+		x.entries = append(x.entries, e)
+	}
+	slices.SortFunc(x.entries, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	for i, e := range x.entries {
+		x.byName[e.Name] = i
+	}
+
+	docs := make([]docTerms, len(x.entries))
+	var total fieldCounts
+	for i, e := range x.entries {
+		docs[i] = x.analyzeEntry(e, w.singleField)
+		for f := range numFields {
+			total[f] += docs[i].length[f]
+		}
+	}
+	var avg [numFields]float64
+	for f := range numFields {
+		avg[f] = math.Max(1, float64(total[f])/float64(max(1, len(docs))))
+	}
+	df := make([]int, len(x.terms))
+	for _, d := range docs {
+		for _, tc := range d.counts {
+			df[tc.term]++
+		}
+	}
+	x.postings = make([][]posting, len(x.terms))
+	for t := range x.postings {
+		x.postings[t] = make([]posting, 0, df[t])
+	}
+	n := float64(len(docs))
+	for i, d := range docs {
+		for _, tc := range d.counts {
+			tf := 0.0
+			for f := range numFields {
+				if c := tc.n[f]; c > 0 {
+					norm := 1 - w.b[f] + w.b[f]*float64(d.length[f])/avg[f]
+					tf += w.field[f] * float64(c) / norm
+				}
+			}
+			m := float64(df[tc.term])
+			idf := math.Log(1 + (n-m+0.5)/(m+0.5))
+			x.postings[tc.term] = append(x.postings[tc.term], posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf))})
+		}
+	}
+	x.linkVocabulary()
+	for text, t := range x.terms {
+		if len(x.postings[t]) > 0 {
+			x.sorted = append(x.sorted, namedTerm{text, t})
+		}
+	}
+	slices.SortFunc(x.sorted, func(a, b namedTerm) int { return strings.Compare(a.text, b.text) })
+	return x
+}
+
+// linkVocabulary lets a query term reach the terms of related classes.
+func (x *Index) linkVocabulary() {
+	x.related = make([][]relation32, len(x.postings))
+	x.defaultAction = -1
+	if !x.an.vocabulary {
+		x.actions = make([]bool, len(x.postings))
+		return
+	}
+	for from, rels := range defaultVocab.related {
+		ft, ok := x.terms[from]
+		if !ok {
+			// The query may still say the word: give it a term with
+			// no postings so that its relations are found.
+			ft = int32(len(x.postings))
+			x.terms[from] = ft
+			x.postings = append(x.postings, nil)
+			x.related = append(x.related, nil)
+		}
+		for _, r := range rels {
+			if tt, ok := x.terms[r.term]; ok {
+				x.related[ft] = append(x.related[ft], relation32{tt, float32(r.weight)})
+			}
+		}
+	}
+	x.actions = make([]bool, len(x.postings))
+	for a := range defaultVocab.actions {
+		if t, ok := x.terms[a]; ok {
+			x.actions[t] = true
+		}
+	}
+	if t, ok := x.terms[defaultVocab.term(defaultAction)]; ok {
+		x.defaultAction = t
+	}
+}

@@ -1,0 +1,220 @@
+package catalog
+
+// maxQuery bounds the bytes of a query that are read, and maxQueryTerms the
+// terms it is ranked by; the rest is ignored, so a pasted wall of text
+// costs no more than a paragraph.
+const (
+	maxQuery      = 1024
+	maxQueryTerms = 64
+)
+
+// searchState is the scratch space of one search, pooled so that a search
+// allocates only its result.
+type searchState struct {
+	sc      scratch
+	prev    []byte // the previous word of the query, for compounds
+	joined  []byte
+	query   []queryTerm
+	scores  []float64
+	touched []int32
+	best    []int32
+}
+
+type queryTerm struct {
+	term   int32
+	weight float32
+}
+
+// Search returns up to limit entries that match query, best first; limit
+// <= 0 means DefaultLimit. An entry matching no word of the query is not a
+// hit, so an empty or unmatched query returns nothing. Equal scores are
+// ordered by name, so the same query on the same set always gives the same
+// list.
+//
+// A query word matches a tool's word when both reduce to the same stem or
+// to the same class of equivalents (rm, del, delete, remove); a related
+// class (show for list) matches at a lower weight; two adjacent query words
+// also match their compound (back up: backup). The result is a ranking, not
+// text: what is shown to a model is built from the entries by the caller.
+func (x *Index) Search(query string, limit int) []Hit {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, len(x.entries))
+	if limit == 0 {
+		return nil
+	}
+	if len(query) > maxQuery {
+		query = query[:maxQuery] // a cut rune is a separator, not a letter
+	}
+	st, _ := x.states.Get().(*searchState)
+	if st == nil {
+		st = &searchState{scores: make([]float64, len(x.entries))}
+	}
+	defer x.states.Put(st)
+
+	x.parse(query, st)
+	for _, q := range st.query {
+		for _, p := range x.postings[q.term] {
+			if st.scores[p.doc] == 0 {
+				st.touched = append(st.touched, p.doc)
+			}
+			st.scores[p.doc] += float64(q.weight) * float64(p.impact)
+		}
+	}
+	hits := x.top(st, limit)
+	for _, d := range st.touched {
+		st.scores[d] = 0
+	}
+	st.touched, st.query = st.touched[:0], st.query[:0]
+	return hits
+}
+
+// parse fills st.query with the distinct terms of query, each with the
+// highest weight it is reached by.
+//
+// The words after the first preposition that follows a matched word are a
+// modifier and weigh less: in "add a user to the APP account" the thing to
+// add is the user, and the account only says where.
+//
+// A query that names no action and holds no word the tools do not know
+// ("which servers are in the cluster") asks what there is, and is also
+// ranked by list (see actions). An unknown word may be the action said in
+// other words ("rewind a consumer"), so it turns the rule off.
+//
+// A word in capitals longer than an acronym (ORDERS, in a query not all in
+// capitals) is taken for a name the user gave a stream or a bucket, not a
+// word of the CLI: it matches only itself, unstemmed, so that "the ORDERS
+// stream" does not rank a tool about ordered consumers first.
+func (x *Index) parse(query string, st *searchState) {
+	st.prev = st.prev[:0]
+	names := x.an.vocabulary && !capitals(query)
+	action, unknown, head := false, false, true
+	weight := float32(1)
+	splitWords(query, false, x.an.compounds, &st.sc, func(w []byte, caps bool) {
+		if names && caps && len(w) > maxAcronym {
+			st.prev = st.prev[:0]
+			if t, ok := x.terms[string(w)]; ok {
+				x.want(st, t, weight)
+			}
+			return
+		}
+		if x.an.compounds && len(st.prev) > 0 {
+			st.joined = append(append(st.joined[:0], st.prev...), w...)
+			if j, class, ok := x.an.word(st.joined); ok {
+				if t, found := x.lookup(j, class); found {
+					x.want(st, t, weight)
+				}
+			}
+		}
+		st.prev = append(st.prev[:0], w...)
+		if head && x.modifier < 1 && len(st.query) > 0 && prepositions[string(w)] {
+			head, weight = false, x.modifier
+		}
+		w, class, ok := x.an.word(w)
+		if !ok {
+			return
+		}
+		t, found := x.lookup(w, class)
+		if !found {
+			// A word matched only by its beginning is still one the
+			// tools do not say: it may be the action in other words.
+			x.near(st, w, weight)
+			unknown = true
+			return
+		}
+		x.want(st, t, weight)
+		action = action || x.actions[t]
+		for _, r := range x.related[t] {
+			x.want(st, r.term, weight*r.weight)
+		}
+	})
+	if !action && !unknown && len(st.query) > 0 && x.defaultAction >= 0 {
+		x.want(st, x.defaultAction, x.defaultWeight)
+	}
+}
+
+// maxAcronym is the longest word in capitals still read as a word of the
+// CLI (NATS, KV, TLS, RAFT) rather than as a name.
+const maxAcronym = 4
+
+// near matches a word the tools do not hold to the terms it begins or
+// that begin it ("configured" to config, "lead" to leader), at nearWeight:
+// the stemmer is small on purpose, and this catches the forms it misses.
+// Short words are left out, where a shared beginning means nothing.
+func (x *Index) near(st *searchState, w []byte, weight float32) {
+	if !x.an.vocabulary || len(w) < minNear {
+		return
+	}
+	for _, nt := range x.sorted {
+		if len(nt.text) < minNear {
+			continue
+		}
+		if hasPrefix(w, nt.text) || len(w) < len(nt.text) && nt.text[:len(w)] == string(w) {
+			x.want(st, nt.term, weight*nearWeight)
+		}
+	}
+}
+
+const (
+	minNear    = 4
+	nearWeight = 0.6
+)
+
+func hasPrefix(w []byte, p string) bool {
+	return len(w) >= len(p) && string(w[:len(p)]) == p
+}
+
+func (x *Index) lookup(w []byte, class string) (int32, bool) {
+	if class != "" {
+		t, ok := x.terms[class]
+		return t, ok
+	}
+	t, ok := x.terms[string(w)]
+	return t, ok
+}
+
+func (x *Index) want(st *searchState, t int32, weight float32) {
+	for i := range st.query {
+		if st.query[i].term == t {
+			st.query[i].weight = max(st.query[i].weight, weight)
+			return
+		}
+	}
+	if len(st.query) < maxQueryTerms {
+		st.query = append(st.query, queryTerm{t, weight})
+	}
+}
+
+// top selects the limit best of the touched entries: higher score first,
+// then lower position, which is name order.
+func (x *Index) top(st *searchState, limit int) []Hit {
+	best := st.best[:0]
+	better := func(a, b int32) bool {
+		if st.scores[a] != st.scores[b] {
+			return st.scores[a] > st.scores[b]
+		}
+		return a < b
+	}
+	for _, d := range st.touched {
+		switch {
+		case st.scores[d] <= 0:
+			continue
+		case len(best) < limit:
+			best = append(best, d)
+		case better(d, best[limit-1]):
+			best[limit-1] = d
+		default:
+			continue
+		}
+		for i := len(best) - 1; i > 0 && better(best[i], best[i-1]); i-- {
+			best[i], best[i-1] = best[i-1], best[i]
+		}
+	}
+	hits := make([]Hit, len(best))
+	for i, d := range best {
+		hits[i] = Hit{Name: x.entries[d].Name, Score: st.scores[d]}
+	}
+	st.best = best
+	return hits
+}

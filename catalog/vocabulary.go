@@ -1,0 +1,154 @@
+package catalog
+
+// equivalents are classes of words that mean the same to a command line:
+// any word of a class matches any other as if it were the same word. The
+// first word names the class. A class is only as wide as the words are
+// interchangeable in a CLI; a word that means something near but different
+// (purge empties a thing, delete removes it; show may list or describe) is
+// a related class below, matched at a lower weight. Words are written as
+// people type them; they are stemmed when the vocabulary is built.
+var equivalents = [][]string{
+	{"remove", "rm", "del", "delete", "erase", "destroy", "drop", "unset", "rid"},
+	{"list", "ls", "enumerate", "listing"},
+	{"show", "view", "display", "print", "see", "look", "inspect"},
+	{"info", "nfo", "information", "describe", "description", "detail", "details", "status"},
+	{"add", "create", "new", "make", "mk"},
+	{"edit", "update", "change", "modify", "alter"},
+	{"copy", "cp", "duplicate", "clone"},
+	{"move", "mv", "relocate"},
+	{"get", "fetch", "retrieve", "download"},
+	{"put", "upload", "write"},
+	{"publish", "pub", "send", "emit"},
+	{"subscribe", "sub", "subscription", "listen"},
+	{"request", "req"},
+	{"reply", "respond", "response", "answer"},
+	{"connection", "conn", "conns", "connz", "connect", "connected"},
+	{"jetstream", "js", "jsz"},
+	{"statistics", "stats", "stat", "statsz", "metrics"},
+	{"config", "configuration", "conf", "cfg", "settings", "setting"},
+	{"message", "msg", "msgs"},
+	{"credential", "cred", "creds"},
+	{"server", "srv", "servers"},
+	{"account", "acct", "accountz"},
+	{"generate", "gen"},
+	{"password", "passwd", "pass"},
+	{"purge", "wipe", "clear", "flush", "truncate"},
+	{"validate", "verify"},
+	{"watch", "monitor"},
+	{"restore", "recover"},
+	{"encrypt", "enc"},
+	{"decrypt", "dec", "unseal"},
+	{"error", "err", "errors"},
+	{"user", "usr"},
+	{"subject", "subj", "topic"},
+	{"benchmark", "bench", "perf", "performance", "loadtest"},
+	{"latency", "lat"},
+	{"memory", "mem", "ram"},
+	{"replica", "replicas", "replication", "replicated"},
+	{"leafnode", "leaf", "leafz"},
+	{"gateway", "gateways", "gatewayz", "gwy"},
+	{"route", "routes", "routez"},
+	{"object", "obj"},
+	{"directory", "dir", "folder"},
+	{"context", "ctx"},
+	{"sequence", "seq"},
+	{"acknowledge", "ack", "acknowledgement"},
+	{"expire", "expiry", "expiration", "expires"},
+	{"leader", "leadership"},
+	{"elect", "election", "stepdown"},
+	{"health", "healthy", "healthz"},
+	{"kv", "keyvalue"},
+	{"operator", "op"},
+	{"variable", "variables", "var", "varz"},
+	{"select", "switch", "choose", "pick"},
+	{"pause", "suspend"},
+	{"resume", "unpause", "continue"},
+	{"save", "persist"},
+	{"balance", "rebalance", "spread", "distribute", "even", "evenly"},
+	{"gap", "gaps", "missing", "hole"},
+	{"revert", "rollback", "undo"},
+	{"individual", "single", "particular", "specific"},
+}
+
+// actions are the classes that say what to do to a thing; a query with
+// none of them may be asking for a list (see Index.Search).
+var actions = []string{
+	"remove", "list", "show", "info", "add", "edit", "copy", "move", "get",
+	"put", "publish", "subscribe", "request", "reply", "purge", "validate",
+	"watch", "restore", "encrypt", "decrypt", "generate", "select", "pause",
+	"resume", "elect", "check", "backup", "seal", "kick", "ping", "reload",
+	"benchmark", "trace", "find", "search", "report", "import", "export",
+	"reset", "revert", "compact", "evacuate", "balance", "sign", "verify",
+	"increment", "decrement", "lookup", "gather", "analyze", "push", "query",
+	"save",
+}
+
+const defaultAction = "list"
+
+// related links classes that are near but not the same, with the weight a
+// match through the link counts for (a match of the word itself counts 1).
+// Links are one-way: from the word in the query to the word in the tool.
+var related = []struct {
+	from, to string
+	weight   float64
+}{
+	{"show", "list", 0.5},
+	{"exist", "list", 0.6},
+	{"show", "info", 0.5},
+	{"list", "show", 0.3},
+	{"info", "show", 0.3},
+	{"info", "report", 0.3},
+	{"statistics", "report", 0.5},
+	{"statistics", "info", 0.3},
+	{"purge", "remove", 0.4},
+	{"remove", "purge", 0.3},
+	{"health", "check", 0.5},
+	{"validate", "check", 0.5},
+	{"add", "put", 0.3},
+	{"put", "add", 0.3},
+	{"elect", "leader", 0.5},
+	{"leader", "elect", 0.5},
+	{"latency", "rtt", 0.5},
+	{"watch", "events", 0.3},
+	{"restore", "backup", 0.3},
+	{"save", "put", 0.6},
+	{"start", "resume", 0.5},
+	{"save", "add", 0.5},
+}
+
+// stopWords carry no meaning in a request ("show me the streams that
+// exist"): they are dropped from queries and tool text alike. "existing" is
+// one because tool text uses it as filler ("Edits an existing stream"),
+// while a query's "exist" asks for a list. Words a CLI
+// uses as a verb or a flag (all, get, set, new, no, last, first) are not
+// stop words.
+var stopWords = words(`a an the of to in on for with by from at as into onto
+	out up about via and or but nor if then than so too very just also only
+	is are was were be been being am do does did doing done have has had
+	i me my mine myself you your yours we us our ours they them their it its
+	he him his she her this that these those there here what which who whom
+	whose when where why how please can could would should will shall may
+	might must some any each every such own same other others use using used
+	want wanted like need needs let lets s t d ll re ve m
+	existing`)
+
+// prepositions open the part of a request that says where or with what,
+// rather than what (see Index.Search).
+var prepositions = words(`to from in on of for with by at under into onto
+	off over across within inside between through per`)
+
+func words(s string) map[string]bool {
+	m := map[string]bool{}
+	w := []byte(nil)
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' || s[i] == '\n' || s[i] == '\t' {
+			if len(w) > 0 {
+				m[string(w)] = true
+				w = w[:0]
+			}
+			continue
+		}
+		w = append(w, s[i])
+	}
+	return m
+}
