@@ -12,13 +12,15 @@
 //
 // BM25F: each field is weighed on its own (a word of the name counts about
 // twice one of the summary; long help and parameter names count little),
-// with the weights tuned on half of a labelled set of requests for the nats
-// CLI and measured on the other half (see testdata). Text and query go
+// with the weights tuned on one part of a labelled set of requests for the
+// nats CLI and measured on a held-out part (see testdata). Text and query go
 // through the same analysis:
 //
-//   - words are runs of letters and digits; identifiers (names, tags,
-//     parameters) are also split at case changes (listUsers), and hyphenated
-//     words also count joined (step-down: stepdown);
+//   - words are runs of letters and digits; the tools' identifiers (names,
+//     tags, parameters) are also split at case changes (listUsers), prose
+//     and queries are not (JetStream stays one word); hyphenated words also
+//     count joined (step-down: stepdown), and so do two adjacent words of a
+//     query (back up: backup);
 //   - English stop words are dropped;
 //   - a small suffix stripper meets the forms of a word (deletes, deleted,
 //     deleting); words it misses still reach a term they begin or that

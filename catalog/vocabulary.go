@@ -101,7 +101,6 @@ var related = []struct {
 	{"statistics", "report", 0.5},
 	{"statistics", "info", 0.3},
 	{"purge", "remove", 0.4},
-	{"remove", "purge", 0.3},
 	{"health", "check", 0.5},
 	{"validate", "check", 0.5},
 	{"add", "put", 0.3},
