@@ -6,7 +6,8 @@
 // title, description, long help, tags, parameter names); [FromToolSet]
 // makes them from a served [exposure.ToolSet]. [Index.Search] returns the
 // names of the best entries with their scores; [Index.Entry] returns one
-// entry by name, for a caller that describes chosen tools.
+// entry by name, for a caller that describes chosen tools; [Index.Closest]
+// names the tools an unknown name most likely meant.
 //
 // # How it ranks
 //
