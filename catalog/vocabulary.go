@@ -8,7 +8,7 @@ package catalog
 // a related class below, matched at a lower weight. Words are written as
 // people type them; they are stemmed when the vocabulary is built.
 var equivalents = [][]string{
-	{"remove", "rm", "del", "delete", "erase", "destroy", "drop", "unset", "rid"},
+	{"remove", "rm", "del", "delete", "erase", "destroy", "drop", "unset", "rid", "nuke"},
 	{"list", "ls", "enumerate", "listing"},
 	{"show", "view", "display", "print", "see", "look", "inspect"},
 	{"info", "nfo", "information", "describe", "description", "detail", "details", "status"},
@@ -16,11 +16,11 @@ var equivalents = [][]string{
 	{"edit", "update", "change", "modify", "alter"},
 	{"copy", "cp", "duplicate", "clone"},
 	{"move", "mv", "relocate"},
-	{"get", "fetch", "retrieve", "download"},
+	{"get", "fetch", "retrieve", "download", "read"},
 	{"put", "upload", "write"},
-	{"publish", "pub", "send", "emit"},
+	{"publish", "pub", "send", "emit", "post"},
 	{"subscribe", "sub", "subscription", "listen"},
-	{"request", "req"},
+	{"request", "req", "ask"},
 	{"reply", "respond", "response", "answer"},
 	{"connection", "conn", "conns", "connz", "connect", "connected"},
 	{"jetstream", "js", "jsz"},
@@ -41,7 +41,7 @@ var equivalents = [][]string{
 	{"error", "err", "errors"},
 	{"user", "usr"},
 	{"subject", "subj", "topic"},
-	{"benchmark", "bench", "perf", "performance", "loadtest"},
+	{"benchmark", "bench", "perf", "performance", "loadtest", "stress"},
 	{"latency", "lat"},
 	{"memory", "mem", "ram"},
 	{"replica", "replicas", "replication", "replicated"},
@@ -68,6 +68,9 @@ var equivalents = [][]string{
 	{"gap", "gaps", "missing", "hole"},
 	{"revert", "rollback", "undo"},
 	{"individual", "single", "particular", "specific"},
+	{"evacuate", "drain"},
+	{"report", "overview", "summary", "summarize"},
+	{"tail", "follow"},
 }
 
 // actions are the classes that say what to do to a thing; a query with
@@ -80,7 +83,7 @@ var actions = []string{
 	"benchmark", "trace", "find", "search", "report", "import", "export",
 	"reset", "revert", "compact", "evacuate", "balance", "sign", "verify",
 	"increment", "decrement", "lookup", "gather", "analyze", "push", "query",
-	"save",
+	"save", "tail", "set",
 }
 
 const defaultAction = "list"
@@ -112,6 +115,9 @@ var related = []struct {
 	{"restore", "backup", 0.3},
 	{"save", "put", 0.6},
 	{"start", "resume", 0.5},
+	{"tail", "subscribe", 0.6},
+	{"tail", "watch", 0.6},
+	{"set", "put", 0.5},
 	{"save", "add", 0.5},
 }
 
