@@ -26,7 +26,7 @@ func TestFromToolSetTakesNamesParamsBehaviourAndTheCallersGate(t *testing.T) {
 		}
 		return tool
 	}
-	set, err := exposure.Build(nil, []exposure.Tool{mk("zone_info", true), mk("clock_set", false)}, exposure.Policy{}, false)
+	set, err := exposure.Build(nil, []exposure.Tool{mk("zone_info", true), mk("clock_set", false)}, exposure.Policy{})
 	if err != nil {
 		t.Fatal(err)
 	}
