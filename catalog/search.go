@@ -26,8 +26,9 @@ type queryTerm struct {
 }
 
 // Search returns up to limit entries that match query, best first; limit
-// <= 0 means DefaultLimit. An entry matching no word of the query is not a
-// hit, so an empty or unmatched query returns nothing. Equal scores are
+// <= 0 means DefaultLimit. An entry that matches nothing the query says
+// (or, for a query naming no action, implies: list) is not a hit, so an
+// empty or unmatched query returns nothing. Equal scores are
 // ordered by name, so the same query on the same set always gives the same
 // list.
 //
