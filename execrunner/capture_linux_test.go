@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
 )
 
 // withoutPidfd makes the runs of one test take the portable path, as on a
@@ -15,8 +17,8 @@ import (
 // supervisor waits for the leader with waitid.
 func withoutPidfd(t *testing.T) {
 	t.Helper()
-	was := pidfdUnavailable.Swap(true)
-	t.Cleanup(func() { pidfdUnavailable.Store(was) })
+	was := procgroup.SetPidfdUnavailable(true)
+	t.Cleanup(func() { procgroup.SetPidfdUnavailable(was) })
 }
 
 // The guarantees hold on the portable path too: the capture keeps the

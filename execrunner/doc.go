@@ -19,6 +19,9 @@
 //     in its group is killed at once: a finished call leaves no grandchild
 //     behind. The group is killed while the leader is still an unreaped
 //     zombie, so its id cannot have been reused by an unrelated process.
+//     The supervision (start, wait, group kill, pipe drain) is
+//     internal/procgroup's, the same that runs introspection; this package
+//     adds the timeout, the context and the capture's ring.
 //   - Bounded capture. stdout and stderr share one pipe and one writer, so
 //     their interleaving is the order in which the command wrote them. A
 //     RingBuffer keeps a head and a tail within Command.CaptureLimit and

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
 )
 
 // Process is a running command. Its supervision (timeout, cancellation,
@@ -17,27 +19,16 @@ import (
 // whether or not anyone calls Wait.
 type Process struct {
 	cmd         *exec.Cmd
+	group       *procgroup.Group
 	ring        *RingBuffer
-	out         capture // the output pipe's read end
 	redactor    *Redactor
 	commandLine string
 	started     time.Time
 	timeout     time.Duration
-	grace       time.Duration
 
-	// mu orders signals against reaping: no signal is sent to the group
-	// once leaderGone is set, because the leader may then be reaped and its
-	// group id reused.
-	mu         sync.Mutex
-	leaderGone bool
-	stopErr    error       // why the run was stopped; nil if it was not
-	escalate   *time.Timer // SIGKILL after the grace, once stopped
-
-	reaped  bool  // the leader was already reaped by cmd.Wait
-	waitErr error // cmd.Wait's error
-	done    chan struct{}
-	result  *Result
-	err     error
+	done   chan struct{}
+	result *Result
+	err    error
 }
 
 // Run starts c and waits for it: Start followed by Wait.
@@ -85,37 +76,31 @@ func start(ctx context.Context, c Command) (*Process, error) {
 		grace = DefaultKillGrace
 	}
 	ring := NewRingBuffer(c.CaptureLimit)
-	out, output, err := newCapture(ring)
-	if err != nil {
-		return nil, &StartError{CommandLine: line, Reason: StartFailed, Err: err}
-	}
-	cmd := newCmd(c, output)
+	cmd := newCmd(c)
 	started := time.Now()
-	err = cmd.Start()
-	// The child has its own copies of the write end now; the parent's must
-	// go, or the pipe would never report end-of-file.
-	_ = output.Close()
+	// The ring is the sink of both stdout and stderr: one pipe, so the
+	// kernel orders the writes and the interleaving is exact. A process
+	// that escaped the group may hold the pipe for a kill grace after the
+	// leader's exit, no longer.
+	group, err := procgroup.Start(cmd, procgroup.Options{Stdout: ring, Stderr: ring, KillGrace: grace, DrainGrace: grace})
 	if err != nil {
-		out.release()
 		return nil, &StartError{CommandLine: line, Reason: startReason(c.Path, err), Err: err}
 	}
-	out.started(cmd.Process.Pid)
 	return &Process{
 		cmd:         cmd,
+		group:       group,
 		ring:        ring,
-		out:         out,
 		redactor:    c.Redactor,
 		commandLine: line,
 		started:     started,
 		timeout:     c.Timeout,
-		grace:       grace,
 		done:        make(chan struct{}),
 	}, nil
 }
 
-// newCmd prepares the exec.Cmd of c: no shell, stdin the null device, the
-// output pipe's write end for stdout and stderr, a new process group.
-func newCmd(c Command, output *os.File) *exec.Cmd {
+// newCmd prepares the exec.Cmd of c: no shell, stdin the null device. Its
+// output and process group are procgroup's.
+func newCmd(c Command) *exec.Cmd {
 	env := c.Env
 	if env == nil {
 		env = Environ(os.Environ(), nil)
@@ -126,11 +111,6 @@ func newCmd(c Command, output *os.File) *exec.Cmd {
 	if null := nullDevice(); null != nil {
 		cmd.Stdin = null
 	}
-	// The same *os.File for both makes os/exec hand the child that one pipe
-	// as fd 1 and fd 2, with no pipe or copying goroutine of its own: the
-	// kernel orders the writes, the interleaving is exact.
-	cmd.Stdout, cmd.Stderr = output, output
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd
 }
 
@@ -148,7 +128,7 @@ var nullDevice = sync.OnceValue(func() *os.File {
 })
 
 // Pid is the process id of the command, which is also its process group id.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
+func (p *Process) Pid() int { return p.group.Pid() }
 
 // BytesSoFar is how many bytes the command has written so far to stdout and
 // stderr together. It is safe to call at any time from any goroutine, and
