@@ -9,7 +9,9 @@
 // hang, flood its output or not be a fisk application at all, and each of
 // those must end in an error that says what to do, not in a stuck or
 // exhausted server. Over-long output is rejected, never truncated: half a
-// model would silently lose commands.
+// model would silently lose commands. The process group is supervised by
+// internal/procgroup, as execrunner's runs are; the limits, the sinks and
+// the wording of the errors are this package's own.
 //
 // Walk flattens the decoded model into leaves. It deliberately knows nothing
 // about schemas beyond checking that fisk precomputed them, nor about tags,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/choria-io/fisk"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
 )
 
 // DefaultTimeout bounds an introspection when the caller's context has no
@@ -27,14 +30,12 @@ const MaxDocument = 16 << 20
 // stderrLimit bounds the stderr kept for error messages.
 const stderrLimit = 4 << 10
 
-// waitDelay bounds how long Load waits for the output pipes to close after
-// the binary's group was killed (a descendant that left the group may hold
-// them open). It only bounds that failure, so it is generous: os/exec
-// starts it when the leader is reaped, and if its copying goroutines have
-// not read the pipes to their end by then, it closes them and fails the
-// run with ErrWaitDelay (reported as "exited with status -1") even though
-// the binary answered in full. At one second a loaded machine, not
-// scheduling the server for that long, failed introspections that way.
+// waitDelay bounds how long Load reads the output pipes after the binary
+// exited and its group was killed (a descendant that left the group may
+// hold them open); past it the load fails with exec.ErrWaitDelay (reported
+// as "exited with status -1"), as the document may be incomplete. It only
+// bounds that failure, so it is generous: at one second a loaded machine,
+// not scheduling the server for that long, failed introspections that way.
 const waitDelay = 10 * time.Second
 
 // Options tunes Load. The zero value is ready to use.
@@ -145,11 +146,7 @@ func run(ctx context.Context, name, bin string, opts Options) ([]byte, error) {
 
 	cmd := exec.Command(bin, "--fisk-introspect")
 	cmd.Env = env
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	cmd.WaitDelay = waitDelay
-
-	startErr, waitErr := runGroup(runCtx, cmd)
+	startErr, waitErr := runGroup(runCtx, cmd, stdout, stderr)
 	if startErr != nil {
 		if errors.Is(startErr, fs.ErrNotExist) {
 			return nil, &Error{Binary: name, Kind: ErrNotExecutable, Err: fmt.Errorf("%w (a script whose interpreter is missing?)", startErr)}
@@ -176,6 +173,29 @@ func run(ctx context.Context, name, bin string, opts Options) ([]byte, error) {
 	return nil, e
 }
 
+// runGroup runs cmd as the leader of a new process group until it exits
+// and its output is read. The group is killed whole when ctx ends (at once:
+// the answer is given up on, there is nothing for the binary to clean up),
+// and when the leader exits: an application that exits normally but left
+// a process behind (a helper it forked, a daemon it started) must not leave
+// it running inside the server's lifetime, nor holding the output pipe
+// open. A pipe still held waitDelay after the exit fails the run with
+// exec.ErrWaitDelay. startErr is the failure to start; waitErr is
+// exec.Cmd.Wait's error.
+func runGroup(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) (startErr, waitErr error) {
+	group, err := procgroup.Start(cmd, procgroup.Options{Stdout: stdout, Stderr: stderr, DrainGrace: waitDelay})
+	if err != nil {
+		return err, nil
+	}
+	stopOnEnd := context.AfterFunc(ctx, func() { group.Stop(context.Cause(ctx)) })
+	defer stopOnEnd()
+	exit := group.Wait()
+	if exit.Err == nil && exit.OutputCut {
+		return nil, exec.ErrWaitDelay
+	}
+	return nil, exit.Err
+}
+
 // interrupted classifies a run that ctx ended: a deadline (Load's own or the
 // caller's) is ErrTimeout; a cancellation keeps the context's error as Kind.
 func interrupted(name string, ctx context.Context, timeout time.Duration) error {
@@ -186,9 +206,9 @@ func interrupted(name string, ctx context.Context, timeout time.Duration) error 
 }
 
 // boundedBuffer keeps stdout up to limit bytes; one byte more marks the
-// output as overflowed, calls overflow (which kills the child) and stops
-// the copy. The buffer is a field, not embedded: an embedded bytes.Buffer
-// would lend its ReadFrom to io.Copy and bypass the bound.
+// output as overflowed, calls overflow (which kills the group) and refuses
+// every later write. The buffer is a field, not embedded: an embedded
+// bytes.Buffer would lend its ReadFrom to io.Copy and bypass the bound.
 type boundedBuffer struct {
 	buf        bytes.Buffer
 	limit      int64
