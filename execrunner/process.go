@@ -19,7 +19,7 @@ import (
 // whether or not anyone calls Wait.
 type Process struct {
 	cmd         *exec.Cmd
-	group       *procgroup.Group
+	group       procgroup.Group
 	ring        *RingBuffer
 	redactor    *Redactor
 	commandLine string
@@ -75,27 +75,24 @@ func start(ctx context.Context, c Command) (*Process, error) {
 	if grace <= 0 {
 		grace = DefaultKillGrace
 	}
-	ring := NewRingBuffer(c.CaptureLimit)
-	cmd := newCmd(c)
-	started := time.Now()
+	p := &Process{
+		ring:        NewRingBuffer(c.CaptureLimit),
+		redactor:    c.Redactor,
+		commandLine: line,
+		timeout:     c.Timeout,
+		done:        make(chan struct{}),
+	}
+	p.cmd = newCmd(c)
+	p.started = time.Now()
 	// The ring is the sink of both stdout and stderr: one pipe, so the
 	// kernel orders the writes and the interleaving is exact. A process
 	// that escaped the group may hold the pipe for a kill grace after the
 	// leader's exit, no longer.
-	group, err := procgroup.Start(cmd, procgroup.Options{Stdout: ring, Stderr: ring, KillGrace: grace, DrainGrace: grace})
-	if err != nil {
+	opts := procgroup.Options{Stdout: p.ring, Stderr: p.ring, KillGrace: grace, DrainGrace: grace}
+	if err := p.group.Start(p.cmd, opts); err != nil {
 		return nil, &StartError{CommandLine: line, Reason: startReason(c.Path, err), Err: err}
 	}
-	return &Process{
-		cmd:         cmd,
-		group:       group,
-		ring:        ring,
-		redactor:    c.Redactor,
-		commandLine: line,
-		started:     started,
-		timeout:     c.Timeout,
-		done:        make(chan struct{}),
-	}, nil
+	return p, nil
 }
 
 // newCmd prepares the exec.Cmd of c: no shell, stdin the null device. Its

@@ -183,8 +183,8 @@ func run(ctx context.Context, name, bin string, opts Options) ([]byte, error) {
 // exec.ErrWaitDelay. startErr is the failure to start; waitErr is
 // exec.Cmd.Wait's error.
 func runGroup(ctx context.Context, cmd *exec.Cmd, stdout, stderr io.Writer) (startErr, waitErr error) {
-	group, err := procgroup.Start(cmd, procgroup.Options{Stdout: stdout, Stderr: stderr, DrainGrace: waitDelay})
-	if err != nil {
+	var group procgroup.Group
+	if err := group.Start(cmd, procgroup.Options{Stdout: stdout, Stderr: stderr, DrainGrace: waitDelay}); err != nil {
 		return err, nil
 	}
 	stopOnEnd := context.AfterFunc(ctx, func() { group.Stop(context.Cause(ctx)) })

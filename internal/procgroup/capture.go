@@ -178,5 +178,33 @@ func drainBuffered(fd int, buf []byte, sink io.Writer) (eof bool) {
 		_, _ = sink.Write(buf[:n])
 		left -= n
 	}
-	return false
+	return emptyAtEOF(fd, buf, sink)
+}
+
+// emptyAtEOF reports whether the pipe at fd, just drained, is at
+// end-of-file: a read would not block, and returns nothing. Whatever the
+// read returns instead is the command's output, written in time.
+func emptyAtEOF(fd int, buf []byte, sink io.Writer) bool {
+	fds := [1]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds[:], 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 || fds[0].Revents&(unix.POLLIN|unix.POLLHUP) == 0 {
+			return false
+		}
+		break
+	}
+	for {
+		n, err := unix.Read(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if n > 0 {
+			_, _ = sink.Write(buf[:n])
+			return false
+		}
+		return n == 0 && err == nil
+	}
 }

@@ -28,8 +28,11 @@ type Options struct {
 	DrainGrace time.Duration
 }
 
-// Group is a started child and its process group. Stop may be called from
-// any goroutine at any time; Wait must be called exactly once.
+// Group is a child and its process group. The zero value is ready for
+// Start; a caller that runs many children embeds one in its own record of
+// a run, so that supervising costs no allocation of its own. A Group must
+// not be copied once started. Stop may be called from any goroutine at any
+// time; Wait must be called exactly once, after a successful Start.
 type Group struct {
 	cmd        *exec.Cmd
 	out        capture
@@ -69,11 +72,12 @@ type Exit struct {
 // and stderr on pipes to opts' sinks. The caller prepares everything else
 // of cmd (path, arguments, environment, directory, stdin) and must leave
 // cmd.Stdout, cmd.Stderr and cmd.Wait to the Group. A returned error is
-// cmd.Start's, or the failure to make a pipe; nothing then runs.
-func Start(cmd *exec.Cmd, opts Options) (*Group, error) {
+// cmd.Start's, or the failure to make a pipe; nothing then runs. A Group
+// is started once.
+func (g *Group) Start(cmd *exec.Cmd, opts Options) error {
 	out, ends, err := newCapture(opts.Stdout, opts.Stderr)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cmd.Stdout, cmd.Stderr = ends.stdout, ends.stderr
 	if cmd.SysProcAttr == nil {
@@ -87,16 +91,12 @@ func Start(cmd *exec.Cmd, opts Options) (*Group, error) {
 	ends.close()
 	if err != nil {
 		out.release()
-		return nil, err
+		return err
 	}
 	out.started(cmd.Process.Pid)
-	return &Group{
-		cmd:        cmd,
-		out:        out,
-		started:    started,
-		killGrace:  opts.KillGrace,
-		drainGrace: opts.DrainGrace,
-	}, nil
+	g.cmd, g.out, g.started = cmd, out, started
+	g.killGrace, g.drainGrace = opts.KillGrace, opts.DrainGrace
+	return nil
 }
 
 // Pid is the leader's process id, which is also the group's id.
