@@ -18,12 +18,10 @@ import (
 // killing the group, capturing output) runs on its own from Start onwards,
 // whether or not anyone calls Wait.
 type Process struct {
-	cmd         *exec.Cmd
 	group       procgroup.Group
 	ring        *RingBuffer
 	redactor    *Redactor
 	commandLine string
-	started     time.Time
 	timeout     time.Duration
 
 	done   chan struct{}
@@ -82,14 +80,12 @@ func start(ctx context.Context, c Command) (*Process, error) {
 		timeout:     c.Timeout,
 		done:        make(chan struct{}),
 	}
-	p.cmd = newCmd(c)
-	p.started = time.Now()
 	// The ring is the sink of both stdout and stderr: one pipe, so the
 	// kernel orders the writes and the interleaving is exact. A process
 	// that escaped the group may hold the pipe for a kill grace after the
 	// leader's exit, no longer.
 	opts := procgroup.Options{Stdout: p.ring, Stderr: p.ring, KillGrace: grace, DrainGrace: grace}
-	if err := p.group.Start(p.cmd, opts); err != nil {
+	if err := p.group.Start(newCmd(c), opts); err != nil {
 		return nil, &StartError{CommandLine: line, Reason: startReason(c.Path, err), Err: err}
 	}
 	return p, nil

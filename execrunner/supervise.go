@@ -19,7 +19,7 @@ func (p *Process) supervise(ctx context.Context) {
 	if ctx.Done() != nil { // else the context can never end
 		stopOnCancel := context.AfterFunc(ctx, func() {
 			p.group.Stop(fmt.Errorf("%w after %v (%w); process group killed",
-				stopKind(ctx.Err()), time.Since(p.started).Round(time.Millisecond), context.Cause(ctx)))
+				stopKind(ctx.Err()), time.Since(p.group.Started()).Round(time.Millisecond), context.Cause(ctx)))
 		})
 		defer stopOnCancel()
 	}
@@ -33,7 +33,7 @@ func (p *Process) supervise(ctx context.Context) {
 }
 
 func (p *Process) collect(exit procgroup.Exit) (*Result, error) {
-	state := p.cmd.ProcessState
+	state := exit.State
 	if state == nil {
 		return nil, fmt.Errorf("waiting for %s: %w", p.commandLine, exit.Err)
 	}

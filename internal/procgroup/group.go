@@ -2,6 +2,7 @@ package procgroup
 
 import (
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -31,8 +32,8 @@ type Options struct {
 // Group is a child and its process group. The zero value is ready for
 // Start; a caller that runs many children embeds one in its own record of
 // a run, so that supervising costs no allocation of its own. A Group must
-// not be copied once started. Stop may be called from any goroutine at any
-// time; Wait must be called exactly once, after a successful Start.
+// not be copied once started. Once Start succeeded, Stop may be called from
+// any goroutine at any time, and Wait must be called exactly once.
 type Group struct {
 	cmd        *exec.Cmd
 	out        capture
@@ -45,19 +46,19 @@ type Group struct {
 	// group id reused.
 	mu         sync.Mutex
 	leaderGone bool
+	reaped     bool        // awaitLeader had to reap the leader with cmd.Wait
 	stopErr    error       // the first Stop's reason
 	escalate   *time.Timer // SIGKILL after the grace, once stopped
-
-	reaped  bool  // awaitLeader had to reap the leader with cmd.Wait
-	waitErr error // cmd.Wait's error
+	waitErr    error       // cmd.Wait's error
 }
 
 // Exit is what Wait reports.
 type Exit struct {
-	// Err is exec.Cmd.Wait's error: nil after exit status 0, an
-	// *exec.ExitError after another status or a death by signal. The
-	// caller's cmd.ProcessState holds the details.
+	// Err is [exec.Cmd.Wait]'s error: nil after exit status 0, an
+	// [*exec.ExitError] after another status or a death by signal.
 	Err error
+	// State is the leader's [os.ProcessState], nil if waiting failed.
+	State *os.ProcessState
 	// Duration is the time from the start to the leader's exit.
 	Duration time.Duration
 	// Stopped is the reason given to the first Stop that reached the
@@ -99,13 +100,16 @@ func (g *Group) Start(cmd *exec.Cmd, opts Options) error {
 	return nil
 }
 
+// Started is when the child was started.
+func (g *Group) Started() time.Time { return g.started }
+
 // Pid is the leader's process id, which is also the group's id.
 func (g *Group) Pid() int { return g.cmd.Process.Pid }
 
 // Wait reads the output until the leader exits, kills what is left of its
 // group, reaps the leader and finishes reading the pipes (see
-// Options.DrainGrace). It runs the supervision on the calling goroutine and
-// returns when all of that is done.
+// [Options.DrainGrace]). It runs the supervision on the calling goroutine
+// and returns when all of that is done.
 func (g *Group) Wait() Exit {
 	g.awaitExit()
 	exitedAt := time.Now()
@@ -126,7 +130,13 @@ func (g *Group) Wait() Exit {
 		g.waitErr = g.cmd.Wait()
 	}
 	cut := g.finishCapture(exitedAt.Add(g.drainGrace))
-	return Exit{Err: g.waitErr, Duration: exitedAt.Sub(g.started), Stopped: stopErr, OutputCut: cut}
+	return Exit{
+		Err:       g.waitErr,
+		State:     g.cmd.ProcessState,
+		Duration:  exitedAt.Sub(g.started),
+		Stopped:   stopErr,
+		OutputCut: cut,
+	}
 }
 
 // Stop asks the group to end: SIGTERM (with SIGCONT, as a stopped process
