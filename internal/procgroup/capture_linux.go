@@ -36,6 +36,9 @@ type pipe struct {
 func newCapture(stdout, stderr io.Writer) (capture, writeEnds, error) {
 	plan := planSinks(stdout, stderr)
 	c := capture{n: plan.n, pidfd: -1}
+	for i := range c.pipes {
+		c.pipes[i].fd = -1
+	}
 	var files [2]*os.File
 	for i := range plan.n {
 		var fds [2]int
@@ -47,9 +50,6 @@ func newCapture(stdout, stderr io.Writer) (capture, writeEnds, error) {
 		}
 		c.pipes[i] = pipe{fd: fds[0], sink: plan.sinks[i]}
 		files[i] = os.NewFile(uintptr(fds[1]), "|1")
-	}
-	for i := plan.n; i < len(c.pipes); i++ {
-		c.pipes[i].fd = -1
 	}
 	return c, newWriteEnds(plan, files), nil
 }
