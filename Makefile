@@ -54,12 +54,7 @@ unit:
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
-		if ! $(GO) test -list "^$$name\$$" $$pkg | grep -qx "$$name"; then \
-			echo "fuzz target $$name not found in $$pkg: update FUZZ_TARGETS in the Makefile" >&2; exit 1; \
-		fi; \
-		echo "fuzzing $$pkg $$name for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		GO='$(GO)' scripts/fuzz.sh "$${t%%:*}" "$${t##*:}" '$(FUZZTIME)'; \
 	done
 
 bench:
