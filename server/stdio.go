@@ -13,7 +13,9 @@ import (
 )
 
 // ServeStdio serves one client over newline-delimited JSON-RPC on in and
-// out (normally os.Stdin and os.Stdout). It returns when the client
+// out (normally os.Stdin and os.Stdout). A line that is not a JSON-RPC
+// message is answered with a JSON-RPC error (id null) and skipped; it does
+// not end the session (see [lineChecker]). It returns when the client
 // disconnects (its in-flight calls are cancelled, killing their process
 // groups, and waited for) or when ctx ends: then no new calls are accepted,
 // running ones get Config.DrainTimeout to finish, and the rest are
@@ -24,9 +26,15 @@ import (
 // otherwise, and logs go to Config.Logger.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	answers := newAnswerTracker()
+	w := &responseWriter{out: out, answers: answers}
+	checked := &lineChecker{in: in, refuse: w.refuse, log: s.log}
 	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{
-		Reader: &requestReader{in: in, answers: answers},
-		Writer: &responseWriter{out: out, answers: answers},
+		Reader: &requestReader{in: checked, answers: answers},
+		Writer: w,
+		// The checker bounds every line it passes on and hands over one
+		// line per read, so the SDK's own bound, just above, is never
+		// reached: reaching it would end the session.
+		MaxLineLength: maxStdioLine + 2,
 	}, nil)
 	if err != nil {
 		return err
@@ -148,6 +156,22 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	}
 	w.lines.feed(p, w.answer)
 	return n, nil
+}
+
+// refuse writes the error response to a line that carried no message: its
+// id is null, as JSON-RPC 2.0 prescribes when the id cannot be known. It is
+// one Write, so it never splits a line of the SDK's. A failed write is left
+// for the SDK to find: the output is broken for it too.
+func (w *responseWriter) refuse(code int64, message string) {
+	resp, err := json.Marshal(struct {
+		JSONRPC string         `json:"jsonrpc"`
+		ID      *struct{}      `json:"id"`
+		Error   *jsonrpc.Error `json:"error"`
+	}{JSONRPC: "2.0", Error: &jsonrpc.Error{Code: code, Message: message}})
+	if err != nil {
+		return
+	}
+	_, _ = w.Write(append(resp, '\n'))
 }
 
 func (w *responseWriter) answer(line []byte) {

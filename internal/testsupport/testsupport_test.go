@@ -3,6 +3,7 @@ package testsupport
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"testing"
@@ -86,3 +87,22 @@ func TestClientHelpersSpeakToAnInMemoryServerAtEitherVersion(t *testing.T) {
 // patience bounds the waits of these tests; it only turns a hang into a
 // failure.
 const patience = time.Minute
+
+func TestRawPeerSpeaksToAStdioServer(t *testing.T) {
+	toServer, fromPeer := io.Pipe()
+	toPeer, fromServer := io.Pipe()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	ss, err := srv.Connect(t.Context(), &mcp.IOTransport{Reader: toServer, Writer: fromServer}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	peer := NewRawPeer(t, fromPeer, toPeer, patience)
+	peer.Initialize(1, LegacyProtocol)
+	// A notification the server answers nothing to, then a request whose
+	// response Call must pick out.
+	peer.Send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`)
+	if resp := peer.Call(2, "ping", nil); resp["error"] != nil || resp["result"] == nil {
+		t.Errorf("ping answered %v, want a result", resp)
+	}
+}
