@@ -67,6 +67,11 @@ type HTTPConfig struct {
 	// SessionTimeout closes sessions idle that long; 0 means
 	// DefaultSessionTimeout, a negative value never closes them.
 	SessionTimeout time.Duration
+	// MaxSessions bounds the sessions a stateful server holds at once;
+	// a request that would open one more gets 503 with a JSON-RPC error
+	// saying what to do. 0 means DefaultMaxSessions, a negative value no
+	// bound. Stateless servers keep no sessions and ignore it.
+	MaxSessions int
 	// DrainTimeout is how long in-flight calls may finish once Serve's
 	// context ends; 0 means Config.DrainTimeout.
 	DrainTimeout time.Duration
@@ -98,6 +103,9 @@ func (c HTTPConfig) withDefaults(drain time.Duration) HTTPConfig {
 		c.SessionTimeout = DefaultSessionTimeout
 	case c.SessionTimeout < 0:
 		c.SessionTimeout = 0
+	}
+	if c.MaxSessions == 0 {
+		c.MaxSessions = DefaultMaxSessions
 	}
 	if c.DrainTimeout <= 0 {
 		c.DrainTimeout = drain
@@ -176,7 +184,8 @@ func (hs *HTTPServer) Addr() net.Addr { return hs.ln.Addr() }
 func (hs *HTTPServer) Close() error { return hs.ln.Close() }
 
 // httpHandler assembles the HTTP surface: Host, Origin and token checks in
-// front of the SDK's streamable handler at /mcp, and /healthz.
+// front of the SDK's streamable handler at /mcp (behind the session cap
+// when stateful), and /healthz.
 func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	origins, err := newOriginCheck(cfg.AllowOrigins)
 	if err != nil {
@@ -203,7 +212,11 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 		store.SetMaxBytes(cfg.EventStoreBytes)
 		opts.EventStore = store
 	}
-	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, opts)
+	var streamable http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, opts)
+	if !cfg.Stateless && cfg.MaxSessions > 0 {
+		sessions := &sessionCap{max: cfg.MaxSessions, sessions: s.mcp.Sessions, timeout: cfg.SessionTimeout, log: s.log}
+		streamable = sessions.handler(streamable)
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", requireToken(cfg.Token, withRetryHint(cfg.RetryHint, streamable)))

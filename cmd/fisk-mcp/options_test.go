@@ -146,6 +146,7 @@ func TestBadInputIsRefusedSayingWhatToDo(t *testing.T) {
 		{"stateless without http", []string{"serve", "--stateless", app}, []string{"--stateless only applies to streamable HTTP"}},
 		{"origin without http", []string{"serve", "--allow-origin", "https://x", app}, []string{"--allow-origin only applies"}},
 		{"zero concurrency", []string{"serve", "--concurrency", "0", app}, []string{"--concurrency 0", "at least 1"}},
+		{"zero max sessions", []string{"serve", "--http", ":0", "--max-sessions", "0", app}, []string{"--max-sessions 0", "at least 1 session"}},
 		{"zero timeout", []string{"serve", "--timeout", "0s", app}, []string{"--timeout", "positive duration"}},
 		{"global flag with dashes", []string{"serve", "--global-flag=--context", app}, []string{"without dashes"}},
 		{"missing state key", []string{"serve", "--state-key-file", filepath.Join(dir, "nokey"), app}, []string{"--state-key-file", "openssl rand -hex 32"}},

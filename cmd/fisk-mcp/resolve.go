@@ -173,6 +173,9 @@ func (p *plan) resolveServing() error {
 	if sp.Server.Concurrency < 1 {
 		fail("%s %d: allow at least 1 command at a time", p.set.Named("concurrency"), sp.Server.Concurrency)
 	}
+	if sp.HTTP.MaxSessions < 1 {
+		fail("%s %d: allow at least 1 session", p.set.Named("max-sessions"), sp.HTTP.MaxSessions)
+	}
 	h := &sp.HTTP
 	if h.Addr == "" {
 		for _, o := range []struct {

@@ -60,6 +60,8 @@ func (p *plan) bind() *settings.Set {
 				Help: "Accept HTTP requests naming this host in their Host header (repeatable); without a token, a non-loopback server answers only its IP addresses and the host of --http, so that web pages cannot reach it through DNS rebinding; with a token, listing hosts turns that check on"},
 			{Name: "insecure-no-auth", Value: &sp.HTTP.InsecureNoAuth,
 				Help: "Allow serving HTTP on a non-loopback address without a token"},
+			{Name: "max-sessions", Default: strconv.Itoa(server.DefaultMaxSessions), Value: &sp.HTTP.MaxSessions,
+				Help: "Most HTTP sessions held at once (an idle one costs about 15 KiB of memory); a client opening one more gets 503 until a session is deleted or expires after 30 minutes idle"},
 			{Name: "timeout", Default: server.DefaultTimeout.String(), Value: &sp.Server.Timeout,
 				Help: "Longest a command may run before its process group is killed"},
 			{Name: "concurrency", Default: strconv.Itoa(server.DefaultConcurrency), Value: &sp.Server.Concurrency,
