@@ -70,7 +70,7 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 	// The call is tracked from here, before the gate: once a shutdown has
 	// begun, nobody is asked to approve a call that would then be refused,
 	// and an approval answered during the drain starts nothing.
-	ctx, end, err := s.calls.begin(ctx)
+	ctx, end, err := s.calls.begin(ctx, req.Session)
 	if err != nil {
 		rec.result = ResultDraining
 		return errorResult("%v", err), nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // errDraining refuses calls that arrive while the server shuts down.
@@ -53,18 +54,24 @@ type callTracker struct {
 
 	stop   context.Context
 	cancel context.CancelFunc
+
+	// sessions holds the scope of every session with calls running or
+	// being ended (see endSession).
+	sessions map[*mcp.ServerSession]*sessionScope
 }
 
 func newCallTracker() *callTracker {
 	idle := make(chan struct{})
 	close(idle)
 	stop, cancel := context.WithCancel(context.Background())
-	return &callTracker{idle: idle, draining: make(chan struct{}), drained: make(chan struct{}), stop: stop, cancel: cancel}
+	return &callTracker{idle: idle, draining: make(chan struct{}), drained: make(chan struct{}), stop: stop, cancel: cancel,
+		sessions: map[*mcp.ServerSession]*sessionScope{}}
 }
 
-// begin registers a call. The returned context ends with ctx or when the
-// drain gives up; end must be called when the call returns.
-func (t *callTracker) begin(ctx context.Context) (context.Context, func(), error) {
+// begin registers a call of session (nil when the transport has none).
+// The returned context ends with ctx, when the drain gives up, or when the
+// session is ended; end must be called when the call returns.
+func (t *callTracker) begin(ctx context.Context, session *mcp.ServerSession) (context.Context, func(), error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	select {
@@ -72,19 +79,26 @@ func (t *callTracker) begin(ctx context.Context) (context.Context, func(), error
 		return nil, nil, errDraining
 	default:
 	}
+	scope, err := t.scope(session)
+	if err != nil {
+		return nil, nil, err
+	}
 	if t.n == 0 {
 		t.idle = make(chan struct{})
 	}
 	t.n++
 	ctx, cancel := context.WithCancel(ctx)
 	unwatch := context.AfterFunc(t.stop, cancel)
+	unwatchSession := scope.watch(cancel)
 	var once sync.Once
 	return ctx, func() {
 		once.Do(func() {
 			unwatch()
+			unwatchSession()
 			cancel()
 			t.mu.Lock()
 			defer t.mu.Unlock()
+			t.leave(session, scope)
 			t.n--
 			if t.n == 0 {
 				close(t.idle)

@@ -184,8 +184,8 @@ func (hs *HTTPServer) Addr() net.Addr { return hs.ln.Addr() }
 func (hs *HTTPServer) Close() error { return hs.ln.Close() }
 
 // httpHandler assembles the HTTP surface: Host, Origin and token checks in
-// front of the SDK's streamable handler at /mcp (behind the session cap
-// when stateful), and /healthz.
+// front of the SDK's streamable handler at /mcp (behind the session cap and
+// the DELETE that ends a session's calls, when stateful), and /healthz.
 func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	origins, err := newOriginCheck(cfg.AllowOrigins)
 	if err != nil {
@@ -213,9 +213,12 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 		opts.EventStore = store
 	}
 	var streamable http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, opts)
-	if !cfg.Stateless && cfg.MaxSessions > 0 {
-		sessions := &sessionCap{max: cfg.MaxSessions, sessions: s.mcp.Sessions, timeout: cfg.SessionTimeout, log: s.log}
-		streamable = sessions.handler(streamable)
+	if !cfg.Stateless {
+		streamable = s.endingSessions(streamable)
+		if cfg.MaxSessions > 0 {
+			sessions := &sessionCap{max: cfg.MaxSessions, sessions: s.mcp.Sessions, timeout: cfg.SessionTimeout, log: s.log}
+			streamable = sessions.handler(streamable)
+		}
 	}
 
 	mux := http.NewServeMux()

@@ -3,8 +3,11 @@ package e2e
 import (
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
@@ -34,5 +37,46 @@ func TestHTTPSessionsPastTheCapAreRefusedUntilOneEnds(t *testing.T) {
 	}
 	if got := h.post(t, initialize, nil); got != http.StatusOK {
 		t.Errorf("initialize after the session ended: status %d, want 200", got)
+	}
+}
+
+// TestHTTPDeleteKillsTheSessionsCommandAtOnce deletes a session while its
+// hour-long command runs: the DELETE is answered without waiting for the
+// command, whose processes are killed, and another session goes on.
+func TestHTTPDeleteKillsTheSessionsCommandAtOnce(t *testing.T) {
+	h := startHTTP(t, "", "--timeout", "1h")
+	cs := h.connect(t, client{protocol: legacyProtocol})
+	other := h.connect(t, client{protocol: legacyProtocol})
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	go func() {
+		_, _ = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "spawn", Arguments: args("pid-file", pidFile, "for", "1h")})
+	}()
+	waitFor(t, "the command to start", func() bool { return fileReady(pidFile) })
+	pids := readPids(t, pidFile)
+
+	deleted := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodDelete, h.url, nil)
+		req.Header.Set("Mcp-Session-Id", cs.ID())
+		req.Header.Set("Mcp-Protocol-Version", legacyProtocol)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			deleted <- 0
+			return
+		}
+		resp.Body.Close()
+		deleted <- resp.StatusCode
+	}()
+	if status := await(t, deleted, "the DELETE to be answered"); status != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d", status)
+	}
+	for _, pid := range pids {
+		waitFor(t, "pid to be gone", func() bool { return !alive(pid) })
+	}
+	if rec := h.log.callRecord(t, "spawn"); rec["result"] != "cancelled" {
+		t.Errorf("call log = %v", rec)
+	}
+	if res := testsupport.Call(t, other, "echo", args("subject", "still here")); res.IsError {
+		t.Errorf("the other session after the DELETE: %s", text(res))
 	}
 }
