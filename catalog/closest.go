@@ -3,6 +3,8 @@ package catalog
 import (
 	"slices"
 	"strings"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/editdist"
 )
 
 // Closest returns up to limit names of the index that a mistyped or guessed
@@ -21,7 +23,7 @@ func (x *Index) Closest(name string, limit int) []string {
 	var typos []near
 	budget := max(1, min(3, len(name)/4))
 	for _, e := range x.entries {
-		if d := distance(name, e.Name, budget); d <= budget {
+		if d := editdist.Distance(name, e.Name, budget); d <= budget {
 			typos = append(typos, near{e.Name, d})
 		}
 	}
@@ -43,39 +45,4 @@ func (x *Index) Closest(name string, limit int) []string {
 		}
 	}
 	return out
-}
-
-// distance is the edit distance of a and b (insertions, deletions,
-// substitutions and swaps of adjacent bytes), or budget+1 once it is
-// known to exceed budget.
-func distance(a, b string, budget int) int {
-	if d := len(a) - len(b); d > budget || -d > budget {
-		return budget + 1
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		low := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-			low = min(low, cur[j])
-		}
-		if low > budget {
-			return budget + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fisk-mcp/fisk-mcp/internal/editdist"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -185,29 +186,9 @@ func (s *Schema) deref(node map[string]any) map[string]any {
 func closest(key string, known []string) string {
 	best, bestDist := "", len(key)/2+2
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(key), k); d < bestDist {
+		if d := editdist.Distance(strings.ToLower(key), k, bestDist); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

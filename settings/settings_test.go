@@ -138,7 +138,7 @@ func TestNormalizeTakesThePluralAndOneString(t *testing.T) {
 
 func TestDecodeNamesTheKeyOfAValueNoGoTypeHolds(t *testing.T) {
 	for doc, want := range map[string]string{
-		`{"workers": 1e30}`:          "workers: the number is out of range",
+		`{"workers": 1e30}`:           "workers: the number is out of range",
 		`{"timeout": "99999999999h"}`: "timeout: time: invalid duration",
 	} {
 		var raw map[string]json.RawMessage
