@@ -47,6 +47,8 @@ run: build
 test: vet fuzz unit
 
 vet:
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then \
+		echo "not gofmt-formatted (run gofmt -w on them):" >&2; echo "$$unformatted" >&2; exit 1; fi
 	$(GO) vet ./...
 
 unit:
