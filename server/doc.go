@@ -6,9 +6,10 @@
 // new set is published so clients are told the list changed.
 //
 // Transports are stdio ([Server.ServeStdio]) and streamable HTTP
-// ([Server.ListenHTTP], then [HTTPServer.Serve]). The HTTP surface is the one an operator exposes to a network,
-// so it is closed by default: loopback unless a bearer token is configured,
-// Host and Origin checked, bodies bounded, idle sessions expired.
+// ([Server.ListenHTTP], then [HTTPServer.Serve]). The HTTP surface is the
+// one an operator exposes to a network, so it is closed by default:
+// loopback unless a bearer token is configured, Host and Origin checked,
+// bodies bounded, sessions capped, idle sessions expired.
 //
 // The package deliberately does not decide which tools exist, what their
 // arguments mean or how a person approves a call: those belong to exposure,

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -136,7 +137,7 @@ type UnauthenticatedError struct {
 }
 
 func (e *UnauthenticatedError) Error() string {
-	return fmt.Sprintf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (FISK_MCP_TOKEN) or explicitly allow unauthenticated access", e.Addr)
+	return fmt.Sprintf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (%s) or explicitly allow unauthenticated access", e.Addr, execrunner.TokenEnvVar)
 }
 
 // HTTPServer is a Server's streamable HTTP transport, bound to its address
