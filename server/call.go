@@ -84,11 +84,12 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 		}
 	}
 
-	if err := s.acquire(ctx, name); err != nil {
+	release, err := s.acquire(ctx, req, name)
+	if err != nil {
 		rec.result = ResultCancelled
 		return errorResult("the call was cancelled while waiting for a free slot (at most %d calls run at once); nothing ran", s.cfg.Concurrency), nil
 	}
-	defer s.release()
+	defer release()
 
 	if refusal := s.sameTool(name, p, rec); refusal != nil {
 		return refusal, nil
@@ -215,25 +216,15 @@ func arguments(req *mcp.CallToolRequest) json.RawMessage {
 	return req.Params.Arguments
 }
 
-// acquire takes a concurrency slot, waiting as long as ctx allows.
-func (s *Server) acquire(ctx context.Context, tool string) error {
-	select {
-	case s.slots <- struct{}{}:
-		return nil
-	default:
-	}
+// acquire takes a concurrency slot for the call req, waiting as long as ctx
+// allows, within the share of its client (see slotPool).
+func (s *Server) acquire(ctx context.Context, req *mcp.CallToolRequest, tool string) (release func(), err error) {
+	var waiting func()
 	if s.onSlotWait != nil {
-		s.onSlotWait(tool)
+		waiting = func() { s.onSlotWait(tool) }
 	}
-	select {
-	case s.slots <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return s.slots.acquire(ctx, clientOf(req), waiting)
 }
-
-func (s *Server) release() { <-s.slots }
 
 // errorResult is an isError result with one text block.
 func errorResult(format string, args ...any) *mcp.CallToolResult {

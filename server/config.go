@@ -30,6 +30,11 @@ type Config struct {
 	// DefaultConcurrency. Further calls wait for a slot (the wait respects
 	// cancellation).
 	Concurrency int
+	// ClientConcurrency bounds the slots one client of an HTTP server may
+	// hold at once, so that no client can take every slot (see slotPool
+	// for what a client is); 0 means half of Concurrency, rounded up. It
+	// is capped at Concurrency. Calls over stdio have no such bound.
+	ClientConcurrency int
 	// Timeout bounds each command; 0 means DefaultTimeout, a negative value
 	// means no timeout (the client's cancel still ends the call). The wait
 	// for a person's approval is not part of it.
@@ -71,6 +76,10 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Concurrency <= 0 {
 		c.Concurrency = DefaultConcurrency
 	}
+	if c.ClientConcurrency <= 0 {
+		c.ClientConcurrency = (c.Concurrency + 1) / 2
+	}
+	c.ClientConcurrency = min(c.ClientConcurrency, c.Concurrency)
 	switch {
 	case c.Timeout == 0:
 		c.Timeout = DefaultTimeout

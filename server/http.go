@@ -223,7 +223,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", requireToken(cfg.Token, withRetryHint(cfg.RetryHint, streamable)))
+	mux.Handle("/mcp", requireToken(cfg.Token, withRetryHint(cfg.RetryHint, withClientAddr(streamable))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	return hosts.handler(origins.handler(mux)), nil
 }

@@ -20,7 +20,7 @@ type Server struct {
 	log     *slog.Logger
 	tools   *exposure.Current
 	mcp     *mcp.Server
-	slots   chan struct{}
+	slots   *slotPool
 	calls   *callTracker
 	publish sync.Mutex        // serialises Publish
 	added   map[string]string // registered name -> registrationKey
@@ -48,7 +48,7 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 		cfg:   cfg,
 		log:   cfg.Logger,
 		tools: tools,
-		slots: make(chan struct{}, cfg.Concurrency),
+		slots: newSlotPool(cfg.Concurrency, cfg.ClientConcurrency),
 		calls: newCallTracker(),
 		added: map[string]string{},
 	}

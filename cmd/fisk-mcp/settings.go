@@ -66,6 +66,8 @@ func (p *plan) bind() *settings.Set {
 				Help: "Longest a command may run before its process group is killed"},
 			{Name: "concurrency", Default: strconv.Itoa(server.DefaultConcurrency), Value: &sp.Server.Concurrency,
 				Help: "Most commands running at once; further calls wait for a slot"},
+			{Name: "client-concurrency", Value: &sp.Server.ClientConcurrency,
+				Help: "Most commands one HTTP client (a session; without sessions, an address and token) may run at once, so that no client can hold every slot; default half of --concurrency, rounded up"},
 			{Name: "elicit-timeout", Default: elicit.DefaultTimeout.String(), Value: &sp.Approval.Timeout,
 				Help: "Longest to wait for a person to approve a gated call; no answer is a refusal"},
 			{Name: "name", Value: &sp.Server.Name,
