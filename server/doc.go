@@ -43,7 +43,8 @@
 //     arguments are unchanged.
 //  7. Gate: [elicit.Gate.Check] asks, or judges the answer against the
 //     prepared call and its binding.
-//  8. Slot: a concurrency slot, waiting as long as the call's context allows.
+//  8. Slot: a concurrency slot within its client's share (an HTTP client
+//     may not hold every slot), waiting as long as the call's context allows.
 //  9. Same tool?: after every wait, the name must still have the call's
 //     binding and a command's binary must still be the file that was loaded
 //     ([exposure.Call.CheckBinary]).
