@@ -52,6 +52,7 @@ var (
 	_ BehaviorDescriber = (*commandTool)(nil)
 	_ Describer         = (*commandTool)(nil)
 	_ Sourced           = (*commandTool)(nil)
+	_ Deferrable        = (*commandTool)(nil)
 )
 
 // describeCommand returns the human description and the model description
@@ -83,6 +84,11 @@ func (t *commandTool) Presentation() Presentation { return PresentationCommand }
 func (t *commandTool) Source() string { return t.source }
 func (t *commandTool) Title() string  { return t.title }
 func (t *commandTool) Tags() []string { return slices.Clone(t.tags) }
+
+// NoDefer reports ai:no_defer on the command or a group above it: where a
+// tool is listed is not a safety decision, so a group may ask it for the
+// commands beneath.
+func (t *commandTool) NoDefer() bool { return slices.Contains(t.tags, TagNoDefer) }
 
 func (t *commandTool) NeedsConfirm() bool     { return t.trigger != "" }
 func (t *commandTool) ConfirmTrigger() string { return t.trigger }

@@ -13,7 +13,9 @@ const (
 	TagDeny = "ai:deny"
 	// TagConfirm gates a command behind a person's approval.
 	TagConfirm = "ai:confirm"
-	// TagNoDefer is accepted and has no effect: MCP does not defer tools.
+	// TagNoDefer keeps a command listed in full when a serving surface
+	// defers the other definitions behind a tool search, and asks clients
+	// that defer tools by themselves to load it up front (see NoDefer).
 	TagNoDefer = "ai:no_defer"
 
 	TagReadOnly    = "ai:read_only"

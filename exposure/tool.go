@@ -62,6 +62,21 @@ func BehaviorOf(t Tool) Behavior {
 	return ConservativeBehavior
 }
 
+// Deferrable is implemented by tools that can ask to be listed in full even
+// where a serving surface defers definitions behind a tool search: a tool
+// the model needs at once, without a search first. Listing is not safety:
+// a tool that does not implement it is deferred like any other.
+type Deferrable interface {
+	// NoDefer reports whether the tool must always be listed in full.
+	NoDefer() bool
+}
+
+// NoDefer reports whether t asks to be listed in full (see Deferrable).
+func NoDefer(t Tool) bool {
+	d, ok := t.(Deferrable)
+	return ok && d.NoDefer()
+}
+
 // Sourced is implemented by tools that can say where they come from, for
 // listings, titles and collision messages.
 type Sourced interface {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,7 +28,8 @@ import (
 // loaded. Without that, a reload during the wait would let the call run
 // another program, or the new program with arguments validated against the
 // old schema.
-func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target) (res *mcp.CallToolResult, err error) {
+	name := tgt.name
 	st := requestOf(ctx)
 	if st == nil {
 		// The SDK calls the handler only through the server's middleware;
@@ -48,7 +48,10 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 	if !ok || !tool.MCPExposable() {
 		rec.kind, rec.argv, rec.decision = exposure.KindUnknown, name, decisionNone
 		rec.result = ResultUnknownTool
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		if tgt.via != nil {
+			return errorResult("nothing ran: %s", s.unknownTool(set, name)), nil
+		}
+		return nil, s.unknownToolError(set, name)
 	}
 	binding, _ := set.Binding(name)
 	rec.kind = exposure.KindOf(tool)
@@ -58,7 +61,10 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 		return errorResult("tool %q cannot report whether it needs a person's approval, so fisk-mcp refuses to run it; this is a server configuration problem, do not retry", name), nil
 	}
 	rec.decision = gateDecision(gate.NeedsConfirm())
-	p, err := s.prepare(st, tool, binding, arguments(req))
+	if refusal := tgt.via.refuse(tool, rec); refusal != nil {
+		return refusal, nil
+	}
+	p, err := s.prepare(st, tool, binding, tgt.args)
 	if err != nil {
 		rec.argv = s.cfg.Redactor.Redact(name)
 		rec.result = ResultInvalidArguments
@@ -95,6 +101,15 @@ func (s *Server) call(ctx context.Context, name string, req *mcp.CallToolRequest
 		return refusal, nil
 	}
 	return s.run(ctx, req, p, rec), nil
+}
+
+// target is what a tools/call asks to run: the tool named by the request
+// itself, or, through an executor (via), the tool and arguments named in
+// the executor's arguments. From the lookup on, both take the same path.
+type target struct {
+	name string
+	args json.RawMessage
+	via  *executor // nil for a direct call
 }
 
 // prepared is one call prepared for the tool that had binding: what the

@@ -42,6 +42,9 @@ const (
 	// ResultInputRequired: the person is being asked; the request returned
 	// the question.
 	ResultInputRequired ResultCode = "input_required"
+	// ResultNotReadOnly: the read-only executor was asked to run a tool
+	// that is not read-only; nothing ran.
+	ResultNotReadOnly ResultCode = "not_read_only"
 	// ResultInvalidArguments: the arguments failed validation.
 	ResultInvalidArguments ResultCode = "invalid_arguments"
 	// ResultDraining: the server is shutting down and takes no new calls.
@@ -74,6 +77,9 @@ const (
 type callRecord struct {
 	tool     string
 	kind     exposure.Kind
+	// executor is the discovery tool that carried the call ("" for a
+	// direct call).
+	executor string
 	argv     string
 	client   string
 	session  string
@@ -144,6 +150,9 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		slog.String("decision", rec.decision),
 		slog.String("result", string(rec.result)),
 		slog.Duration("duration", time.Since(rec.start)),
+	}
+	if rec.executor != "" {
+		attrs = append(attrs, slog.String("executor", rec.executor))
 	}
 	if rec.decisionDetail != "" {
 		attrs = append(attrs, slog.String("decision_detail", rec.decisionDetail))

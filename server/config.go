@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
 	"time"
@@ -62,6 +63,13 @@ type Config struct {
 	// ProgressInterval is how often a running command reports progress to
 	// a client that asked for it; 0 means DefaultProgressInterval.
 	ProgressInterval time.Duration
+	// Defer decides whether tools/list holds every tool or, deferred, only
+	// the ai:no_defer tools and the discovery tools that find, describe and
+	// run the others (see DeferMode); "" means DeferAuto.
+	Defer DeferMode
+	// DeferThreshold is the number of served tools above which DeferAuto
+	// defers; 0 means DefaultDeferThreshold.
+	DeferThreshold int
 	// DrainTimeout is how long ServeStdio lets in-flight calls finish after
 	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
 	// HTTPConfig.DrainTimeout, when set, takes precedence for HTTPServer.Serve.
@@ -91,6 +99,16 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.ProgressInterval <= 0 {
 		c.ProgressInterval = DefaultProgressInterval
+	}
+	switch c.Defer {
+	case "":
+		c.Defer = DeferAuto
+	case DeferAuto, DeferAlways, DeferNever:
+	default:
+		return c, fmt.Errorf("server: defer mode %q: use %s, %s or %s", c.Defer, DeferAuto, DeferAlways, DeferNever)
+	}
+	if c.DeferThreshold <= 0 {
+		c.DeferThreshold = DefaultDeferThreshold
 	}
 	if c.DrainTimeout <= 0 {
 		c.DrainTimeout = DefaultDrainTimeout

@@ -83,6 +83,7 @@ func descriptor(t exposure.Tool) *mcp.Tool {
 			OpenWorldHint:   &b.OpenWorld,
 		},
 	}
+	desc.Meta = vendorMeta(t, title)
 	if returnsCommandResult(t) {
 		desc.OutputSchema = commandOutputSchema()
 	}

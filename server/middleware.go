@@ -15,9 +15,10 @@ import (
 // (no answer in time, asking failed), and writes the call's one log line
 // when the whole request has returned.
 //
-// A request that never reached the handler (the SDK answered it itself,
-// for a name it never registered) and that the gate did not end is not a
-// call of a tool and writes no line.
+// A name the server does not serve is answered here, as unknown with the
+// closest served names, and logged; a request that otherwise never reached
+// the handler (the SDK answered it itself) and that the gate did not end is
+// not a call of a tool and writes no line.
 func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
@@ -25,6 +26,13 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		st := newCallState(call)
+		if name := st.rec.tool; !s.answers(name) {
+			// Answered here rather than by the SDK, with the names the
+			// caller most likely meant; the line records the attempt.
+			st.handled, st.rec.result = true, ResultUnknownTool
+			s.logCall(ctx, st.rec)
+			return nil, s.unknownToolError(s.tools.Load(), name)
+		}
 		ctx = context.WithValue(ctx, callStateKey{}, st)
 		ctx = elicit.ReportRefusals(ctx, st.refused)
 		defer func() {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +25,10 @@ type Server struct {
 	calls   *callTracker
 	publish sync.Mutex        // serialises Publish
 	added   map[string]string // registered name -> registrationKey
+	// listing is what tools/list answers for the set last registered, and
+	// catalog the search index of the set last searched.
+	listing atomic.Pointer[listing]
+	catalog atomic.Pointer[catalogView]
 
 	// onSlotWait, when set by tests, is called when a call starts waiting
 	// for a concurrency slot.
@@ -65,6 +70,7 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 	// tools/call once and writes its line.
 	s.mcp.AddReceivingMiddleware(cfg.Gate.Middleware())
 	s.mcp.AddReceivingMiddleware(s.callMiddleware)
+	s.mcp.AddReceivingMiddleware(s.listMiddleware)
 	s.register(tools.Load())
 	return s, nil
 }
@@ -86,20 +92,46 @@ func (s *Server) Publish(set *exposure.ToolSet) exposure.SetDiff {
 	defer s.publish.Unlock()
 	diff := s.tools.Publish(set)
 	s.register(set)
-	s.log.Info("tool set published", "tools", len(s.added),
+	s.log.Info("tool set published", "tools", served(set), "deferred", s.listing.Load().deferred,
 		"added", diff.Added, "removed", diff.Removed, "changed", diff.Changed)
 	return diff
 }
 
-// register makes the SDK's tool list equal to the MCP-exposable tools of set.
+// registration is one tool as registered with the SDK.
+type registration struct {
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
+	noDefer bool
+}
+
+// register makes the SDK's tools equal to the MCP-exposable tools of set,
+// plus, when set is deferred, the discovery tools, and fixes what tools/list
+// answers. Every served tool is registered in both modes, so a deferred
+// tool is still called directly through the SDK's own path. The listing is
+// stored before the SDK is changed: the SDK sends list_changed for every
+// change of its registrations, a little later, and by then a client that
+// lists again gets the new list.
+//
 // Callers hold s.publish (or own s exclusively, as New does).
 func (s *Server) register(set *exposure.ToolSet) {
-	want := map[string]*mcp.Tool{}
+	want := map[string]registration{}
 	for _, t := range set.Tools() {
 		if t.MCPExposable() {
-			want[t.Name()] = descriptor(t)
+			want[t.Name()] = registration{tool: descriptor(t), handler: s.handler(t.Name()), noDefer: exposure.NoDefer(t)}
 		}
 	}
+	l := &listing{}
+	if s.deferred(set) {
+		for _, d := range discoveryTools {
+			if _, taken := want[d.name]; taken {
+				s.log.Warn("a served tool has the name of a discovery tool; while the list is deferred, call it through "+anyExecutor.name, "tool", d.name)
+			}
+			want[d.name] = registration{tool: d.descriptor, handler: d.handler(s), noDefer: true}
+		}
+		l = deferredListing(want)
+	}
+	s.listing.Store(l)
+
 	var gone []string
 	for name := range s.added {
 		if _, ok := want[name]; !ok {
@@ -113,19 +145,24 @@ func (s *Server) register(set *exposure.ToolSet) {
 			delete(s.added, name)
 		}
 	}
-	names := make([]string, 0, len(want))
-	for name := range want {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		key := registrationKey(want[name])
+	for _, name := range sortedNames(want) {
+		r := want[name]
+		key := registrationKey(r.tool)
 		if old, ok := s.added[name]; ok && old == key && key != "" {
 			continue
 		}
-		s.mcp.AddTool(want[name], s.handler(name))
+		s.mcp.AddTool(r.tool, r.handler)
 		s.added[name] = key
 	}
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // handler is the SDK handler registered for the tool called name. It
@@ -133,6 +170,6 @@ func (s *Server) register(set *exposure.ToolSet) {
 // tool that a Publish has withdrawn.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.call(ctx, name, req)
+		return s.call(ctx, req, target{name: name, args: arguments(req)})
 	}
 }

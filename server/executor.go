@@ -1,0 +1,145 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// executor is a discovery tool that runs a served tool named in its
+// arguments, through exactly the path of a direct call (see call): the same
+// lookup, validation, gate, slot, run, result and log line, which names
+// the real tool and its kind and says which executor carried it.
+//
+// There are two, so that the client keeps the distinction it uses to
+// auto-approve: one meta-tool able to run anything would have to be
+// annotated destructive, and every read-only hint would be lost.
+// call_read_only_tool is annotated read-only and idempotent and refuses,
+// before anything is validated or run, a tool that is not read-only;
+// call_tool runs any tool and is annotated as conservatively as the tool
+// model's defaults.
+type executor struct {
+	name     string
+	readOnly bool
+}
+
+var (
+	readOnlyExecutor = &executor{name: "call_read_only_tool", readOnly: true}
+	anyExecutor      = &executor{name: "call_tool"}
+)
+
+// executorFor is the executor a model should run t with.
+func executorFor(t exposure.Tool) *executor {
+	if exposure.BehaviorOf(t).ReadOnly {
+		return readOnlyExecutor
+	}
+	return anyExecutor
+}
+
+func (e *executor) descriptor() *mcp.Tool {
+	b := exposure.ConservativeBehavior
+	title, what := "Call a tool", "Run any tool of this server (found with search_tools), read-only or not."
+	if e.readOnly {
+		b = exposure.Behavior{ReadOnly: true, Idempotent: true, OpenWorld: true}
+		title, what = "Call a read-only tool", "Run a read-only tool of this server (found with search_tools); it refuses any other, which call_tool runs."
+	}
+	return &mcp.Tool{
+		Name:  e.name,
+		Title: title,
+		Description: what + " Give the tool's name and its arguments exactly as its input schema (describe_tools) says; " +
+			"the call is validated, approved when the tool needs it, and its result returned as if the tool were called directly.",
+		InputSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"name":      map[string]any{"type": "string", "description": "The tool to run."},
+				"arguments": map[string]any{"type": "object", "description": "The tool's arguments, as its input schema says."},
+			},
+			"required":             []any{"name"},
+			"additionalProperties": false,
+		},
+		Annotations: &mcp.ToolAnnotations{
+			Title:           title,
+			ReadOnlyHint:    b.ReadOnly,
+			DestructiveHint: &b.Destructive,
+			IdempotentHint:  b.Idempotent,
+			OpenWorldHint:   &b.OpenWorld,
+		},
+		Meta: alwaysLoad(),
+	}
+}
+
+func (e *executor) handler(s *Server) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		name, args, err := executorArguments(arguments(req))
+		if err != nil {
+			rec, done := s.discoveryCall(ctx, req)
+			defer done()
+			rec.result, rec.err = ResultInvalidArguments, err
+			return errorResult("nothing ran: %v\nCall %s with {\"name\": \"tool_name\", \"arguments\": {...}}.", err, e.name), nil
+		}
+		if st := requestOf(ctx); st != nil {
+			st.rec.tool, st.rec.argv, st.rec.executor = name, name, e.name
+		}
+		return s.call(ctx, req, target{name: name, args: args, via: e})
+	}
+}
+
+// refuse is the read-only executor's refusal of a tool that is not
+// read-only, or nil. It comes before validation: nothing of the call is
+// looked at, let alone run.
+func (e *executor) refuse(t exposure.Tool, rec *callRecord) *mcp.CallToolResult {
+	if e == nil || !e.readOnly || exposure.BehaviorOf(t).ReadOnly {
+		return nil
+	}
+	rec.result = ResultNotReadOnly
+	return errorResult("nothing ran: %q is not read-only, and %s runs only read-only tools; call it with %s", t.Name(), e.name, anyExecutor.name)
+}
+
+// executorArguments reads an executor's arguments: the tool's name and its
+// own arguments, absent or null meaning none. Unknown and repeated keys are
+// refused: with two "name" keys a client could show one tool and the
+// server run another.
+func executorArguments(raw json.RawMessage) (name string, args json.RawMessage, err error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", nil, errors.New("the arguments must be a JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", nil, err
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return "", nil, fmt.Errorf("%q is given twice", key)
+		}
+		seen[key] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return "", nil, err
+		}
+		switch key {
+		case "name":
+			if err := json.Unmarshal(v, &name); err != nil {
+				return "", nil, errors.New("name must be a string")
+			}
+		case "arguments":
+			args = v
+		default:
+			return "", nil, fmt.Errorf("unknown argument %q (only name and arguments)", key)
+		}
+	}
+	if name == "" {
+		return "", nil, errors.New("name is required: the tool to run, as search_tools gives it")
+	}
+	if t := bytes.TrimSpace(args); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		args = json.RawMessage("{}")
+	}
+	return name, args, nil
+}
