@@ -75,8 +75,8 @@ const (
 // callRecord accumulates what one tools/call request did, over every
 // handler pass and the gate's own refusal, for its single log line.
 type callRecord struct {
-	tool     string
-	kind     exposure.Kind
+	tool string
+	kind exposure.Kind
 	// executor is the discovery tool that carried the call ("" for a
 	// direct call).
 	executor string

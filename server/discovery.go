@@ -244,7 +244,7 @@ type definition struct {
 }
 
 type unknownName struct {
-	Name      string   `json:"name"`
+	Name       string   `json:"name"`
 	DidYouMean []string `json:"did_you_mean,omitempty"`
 }
 
