@@ -176,6 +176,9 @@ func (p *plan) resolveServing() error {
 	if sp.HTTP.MaxSessions < 1 {
 		fail("%s %d: allow at least 1 session", p.set.Named("max-sessions"), sp.HTTP.MaxSessions)
 	}
+	if sp.Server.DeferThreshold < 1 {
+		fail("%s %d: give a number of tools of at least 1 (--defer always defers any set)", p.set.Named("defer-threshold"), sp.Server.DeferThreshold)
+	}
 	h := &sp.HTTP
 	if h.Addr == "" {
 		for _, o := range []struct {
