@@ -18,6 +18,16 @@
 // an isError tool result it can act on, never as a protocol error; only a
 // name that is not in the current set is a protocol error ("unknown tool").
 //
+// # Large tool sets
+//
+// Above Config.DeferThreshold served tools (or always, per Config.Defer)
+// tools/list is deferred: it holds the fixed discovery tools and the
+// ai:no_defer tools, the same list for every session and transport, and
+// the model finds, describes and runs the others through the discovery
+// tools (deferred.go, discovery.go, executor.go). Every served tool stays
+// registered with the SDK, so a direct call of a deferred tool is an
+// ordinary call; only the list differs.
+//
 // Nothing in this package writes to stdout: in stdio mode stdout is the
 // protocol stream. Logs go to Config.Logger.
 //
@@ -34,7 +44,11 @@
 //     wait for a person on protocols before 2026-07-28, where the SDK's own
 //     asks the client and invokes the handler a second time with the answer.
 //  4. Lookup: the handler finds the name in the set in force, with its
-//     [exposure.ToolSet.Binding].
+//     [exposure.ToolSet.Binding]. A call through an executor
+//     (call_read_only_tool, call_tool) names its tool in its arguments and
+//     takes this path from here on, under the real tool's name; the
+//     read-only executor refuses a tool that is not read-only here. A name
+//     the set does not serve is unknown, with the closest served names.
 //  5. Gate capability: a tool that does not implement
 //     [exposure.Confirmable] is refused, before anything is validated.
 //  6. Prepare: [exposure.Tool.Prepare] validates and renders the call once,
