@@ -45,6 +45,12 @@ func TestNATSIsDeferredByDefaultAndItsListIsSmall(t *testing.T) {
 	if deferredBytes > maxDeferredListBytes {
 		t.Errorf("the deferred list takes %d bytes, over the goal of %d", deferredBytes, maxDeferredListBytes)
 	}
+	var metaBytes int
+	for _, tool := range listTools(t, serve(t, newSandbox(t), natsFullList...)) {
+		raw, _ := json.Marshal(tool.Meta)
+		metaBytes += len(raw)
+	}
+	t.Logf("of the full list, the tools' _meta (searchHint, alwaysLoad) takes %d bytes", metaBytes)
 	if len(full) != natsVisibleLeaves {
 		t.Errorf("--defer never lists %d tools, want %d", len(full), natsVisibleLeaves)
 	}
