@@ -3,10 +3,10 @@ package catalog
 import "testing"
 
 // BenchmarkSearchNATS is one search over the nats tool set (230 tools),
-// cycling through the labelled tasks' queries.
+// cycling through the tuning tasks' queries.
 func BenchmarkSearchNATS(b *testing.B) {
 	x := New(natsEntries(b))
-	tasks := loadJSON[[]task](b, "testdata/nats_tasks.json")
+	tasks := loadJSON[[]task](b, tuneTasks)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

@@ -14,8 +14,14 @@ import (
 type task struct {
 	Query string   `json:"query"`
 	Tools []string `json:"tools"`
-	Split string   `json:"split"` // "tune" or "heldout"
 }
+
+// The two parts of the labelled set (see testdata/README.md): the ranking
+// is tuned on the first and measured on the second.
+const (
+	tuneTasks    = "testdata/nats_tune.json"
+	heldoutTasks = "testdata/nats_heldout.json"
+)
 
 func loadJSON[T any](t testing.TB, path string) T {
 	t.Helper()
@@ -46,12 +52,9 @@ func (r recall) String() string {
 
 func (r recall) ratio(n int) float64 { return float64(n) / float64(r.tasks) }
 
-func measure(x *Index, tasks []task, split string) recall {
+func measure(x *Index, tasks []task) recall {
 	var r recall
 	for _, tk := range tasks {
-		if tk.Split != split {
-			continue
-		}
 		r.tasks++
 		hits := x.Search(tk.Query, 5)
 		rank := slices.IndexFunc(hits, func(h Hit) bool { return slices.Contains(tk.Tools, h.Name) })
@@ -79,28 +82,32 @@ func measure(x *Index, tasks []task, split string) recall {
 // change that costs quality fails here.
 func TestSearchQualityOnNATSTasks(t *testing.T) {
 	entries := natsEntries(t)
-	tasks := loadJSON[[]task](t, "testdata/nats_tasks.json")
-	if len(tasks) < 60 {
-		t.Fatalf("%d labelled tasks, want at least 60", len(tasks))
+	tune := loadJSON[[]task](t, tuneTasks)
+	heldout := loadJSON[[]task](t, heldoutTasks)
+	if len(heldout) < 60 {
+		t.Fatalf("%d held-out tasks, want at least 60", len(heldout))
 	}
 	rankedIdx := New(entries)
 	plainIdx := build(entries, analyzer{}, plainWeights)
-	for _, split := range []string{"tune", "heldout"} {
-		r := measure(rankedIdx, tasks, split)
-		p := measure(plainIdx, tasks, split)
-		t.Logf("%-8s ranked: %v", split, r)
-		t.Logf("%-8s plain:  %v", split, p)
-		// Only the tuning half's misses are ever shown: the held-out
-		// half must stay unseen by whoever tunes the ranking.
-		if split == "tune" && testing.Verbose() && os.Getenv("CATALOG_MISSES") != "" {
+	for _, part := range []struct {
+		name  string
+		tasks []task
+	}{{"tune", tune}, {"heldout", heldout}} {
+		r := measure(rankedIdx, part.tasks)
+		p := measure(plainIdx, part.tasks)
+		t.Logf("%-8s ranked: %v", part.name, r)
+		t.Logf("%-8s plain:  %v", part.name, p)
+		// Only the tuning part's misses are ever shown: the held-out
+		// part must stay unseen by whoever tunes the ranking.
+		if part.name == "tune" && testing.Verbose() && os.Getenv("CATALOG_MISSES") != "" {
 			for _, m := range r.misses {
 				t.Logf("  miss %s", m)
 			}
 		}
 	}
-	// Reached on the held-out tasks: recall@5 81.6 %, recall@1 50.0 %.
-	const floor5, floor1 = 0.78, 0.47
-	r := measure(rankedIdx, tasks, "heldout")
+	// Reached on the held-out tasks: recall@5 75.6 %, recall@1 50.4 %.
+	const floor5, floor1 = 0.73, 0.48
+	r := measure(rankedIdx, heldout)
 	if r.ratio(r.at5) < floor5 || r.ratio(r.at1) < floor1 {
 		t.Errorf("held-out quality fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*floor5, 100*floor1)
 	}
