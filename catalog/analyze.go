@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // An analyzer turns text into terms: words (see splitWords), minus stop
 // words, stemmed, and mapped onto their class of equivalents. The same
 // analyzer reads the tools and the query, so both meet on the same terms.
@@ -19,9 +21,19 @@ var ranked = analyzer{stopWords: true, stem: true, vocabulary: true, compounds: 
 // vocab maps a stemmed word to the word naming its class, and a class to
 // the classes related to it. It is built once, from equivalents and related.
 type vocab struct {
-	class   map[string]string
+	class   map[string]string // by stem
+	exact   map[string]string // by the word as written, for the words marked "="
 	related map[string][]relation
 	actions map[string]bool // class names
+	reads   []readAction
+	// quantities are class names (see quantities).
+	quantities map[string]bool
+}
+
+type readAction struct {
+	term   string
+	weight float64
+	number int
 }
 
 type relation struct {
@@ -32,7 +44,7 @@ type relation struct {
 var defaultVocab = buildVocab()
 
 func buildVocab() vocab {
-	v := vocab{class: map[string]string{}, related: map[string][]relation{}, actions: map[string]bool{}}
+	v := vocab{class: map[string]string{}, exact: map[string]string{}, related: map[string][]relation{}, actions: map[string]bool{}}
 	var sc scratch
 	norm := func(w string) string {
 		var out string
@@ -42,6 +54,10 @@ func buildVocab() vocab {
 	for _, class := range equivalents {
 		name := norm(class[0])
 		for _, w := range class {
+			if exact, ok := strings.CutPrefix(w, "="); ok {
+				v.exact[exact] = name
+				continue
+			}
 			v.class[norm(w)] = name
 		}
 	}
@@ -51,6 +67,13 @@ func buildVocab() vocab {
 	}
 	for _, a := range actions {
 		v.actions[v.term(norm(a))] = true
+	}
+	v.quantities = map[string]bool{}
+	for _, q := range quantities {
+		v.quantities[v.term(norm(q))] = true
+	}
+	for _, r := range readActions {
+		v.reads = append(v.reads, readAction{v.term(norm(r.word)), r.weight, r.number})
 	}
 	return v
 }
@@ -78,6 +101,11 @@ func (a analyzer) each(text string, identifier bool, sc *scratch, emit func(w []
 func (a analyzer) word(w []byte) (_ []byte, class string, ok bool) {
 	if a.stopWords && stopWords[string(w)] {
 		return nil, "", false
+	}
+	if a.vocabulary {
+		if class, ok := defaultVocab.exact[string(w)]; ok {
+			return w, class, true
+		}
 	}
 	if a.stem {
 		w = stem(w)

@@ -17,15 +17,19 @@ type fieldCounts [numFields]int
 
 // weights are the BM25F parameters: k1 saturates repeated terms, b[f]
 // scales field f's length normalisation, field[f] is its weight.
-// singleField puts all text in one field, for plain BM25. defaultAction
-// is the weight of the list a query without an action is also ranked by.
+// singleField puts all text in one field, for plain BM25. reads scales
+// the read actions a request to see something is also ranked by, and
+// readOnly is the factor of a read-only entry's score in such a request.
 type weights struct {
-	k1            float64
-	b             [numFields]float64
-	field         [numFields]float64
-	singleField   bool
-	defaultAction float32
-	modifier      float32 // the weight of a query's modifier words
+	k1          float64
+	b           [numFields]float64
+	field       [numFields]float64
+	singleField bool
+	reads       float32
+	readOnly    float64
+	modifier    float32 // the weight of a query's modifier words
+	cover       float64 // see Index.cover
+	otherNumber float32 // see Index.otherNumber
 }
 
 // rankedWeights were tuned on the tune half of the labelled nats tasks.
@@ -33,11 +37,14 @@ type weights struct {
 // 1.5-4, name b 0.3-0.75), not on a lone peak: a word in the name counts
 // twice a word of the summary, long help and parameter names count little.
 var rankedWeights = weights{
-	k1:            1.6,
-	b:             [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5},
-	field:         [numFields]float64{3, 1.5, 0.5, 1, 0.6},
-	defaultAction: 0.8,
-	modifier:      0.8,
+	k1:          1.6,
+	b:           [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5},
+	field:       [numFields]float64{3, 1.5, 0.5, 1, 0.6},
+	reads:       0.8,
+	readOnly:    1.2,
+	modifier:    0.8,
+	cover:       0.5,
+	otherNumber: 0.3,
 }
 
 // plainWeights are textbook BM25 over one field.

@@ -20,14 +20,21 @@ type Index struct {
 	postings [][]posting      // by term
 	related  [][]relation32   // by term: terms a query term also matches
 	actions  []bool           // by term: the term is an action (see actions)
-	// defaultAction is the term a query without an action is also ranked
-	// by, or -1.
-	defaultAction int32
-	defaultWeight float32
-	sorted        []namedTerm // the terms with postings, by text
-	modifier      float32
-	an            analyzer
-	states        sync.Pool // *searchState
+	// reads are the terms a request to see something is also ranked by
+	// (see readActions), with their weights.
+	reads []readTerm
+	// otherNumber scales a read action meant for the other number (list
+	// for a singular thing, info for a plural one).
+	otherNumber float32
+	readOnly    float64 // the score factor of a read-only entry in such a request
+	// nameIDF is, by entry, the sum of the idf of its name's terms, and
+	// cover the weight of a name wholly said by a query (see Search).
+	nameIDF  []float32
+	cover    float64
+	sorted   []namedTerm // the terms with postings, by text
+	modifier float32
+	an       analyzer
+	states   sync.Pool // *searchState
 }
 
 // posting is one entry holding a term, with the term's whole contribution
@@ -35,11 +42,18 @@ type Index struct {
 type posting struct {
 	doc    int32
 	impact float32
+	name   float32 // the term's idf when the entry's name holds it, else 0
 }
 
 type namedTerm struct {
 	text string
 	term int32
+}
+
+type readTerm struct {
+	term   int32
+	weight float32
+	number int // 2 for a plural, 1 for a singular, 0 for either
 }
 
 type relation32 struct {
@@ -69,7 +83,7 @@ func (x *Index) Entry(name string) (Entry, bool) {
 }
 
 func build(entries []Entry, an analyzer, w weights) *Index {
-	x := &Index{byName: map[string]int{}, terms: map[string]int32{}, an: an, defaultWeight: w.defaultAction, modifier: w.modifier}
+	x := &Index{byName: map[string]int{}, terms: map[string]int32{}, an: an, modifier: w.modifier, readOnly: w.readOnly, cover: w.cover, otherNumber: w.otherNumber}
 	for _, e := range entries {
 		if _, dup := x.byName[e.Name]; dup {
 			continue
@@ -106,6 +120,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 		x.postings[t] = make([]posting, 0, df[t])
 	}
 	n := float64(len(docs))
+	x.nameIDF = make([]float32, len(docs))
 	for i, d := range docs {
 		for _, tc := range d.counts {
 			tf := 0.0
@@ -117,10 +132,15 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			}
 			m := float64(df[tc.term])
 			idf := math.Log(1 + (n-m+0.5)/(m+0.5))
-			x.postings[tc.term] = append(x.postings[tc.term], posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf))})
+			p := posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf))}
+			if tc.n[fieldName] > 0 && !w.singleField {
+				p.name = float32(idf)
+				x.nameIDF[i] += p.name
+			}
+			x.postings[tc.term] = append(x.postings[tc.term], p)
 		}
 	}
-	x.linkVocabulary()
+	x.linkVocabulary(w)
 	for text, t := range x.terms {
 		if len(x.postings[t]) > 0 {
 			x.sorted = append(x.sorted, namedTerm{text, t})
@@ -131,9 +151,8 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 }
 
 // linkVocabulary lets a query term reach the terms of related classes.
-func (x *Index) linkVocabulary() {
+func (x *Index) linkVocabulary(w weights) {
 	x.related = make([][]relation32, len(x.postings))
-	x.defaultAction = -1
 	if !x.an.vocabulary {
 		x.actions = make([]bool, len(x.postings))
 		return
@@ -160,7 +179,9 @@ func (x *Index) linkVocabulary() {
 			x.actions[t] = true
 		}
 	}
-	if t, ok := x.terms[defaultVocab.term(defaultAction)]; ok {
-		x.defaultAction = t
+	for _, r := range defaultVocab.reads {
+		if t, ok := x.terms[r.term]; ok {
+			x.reads = append(x.reads, readTerm{t, float32(r.weight) * w.reads, r.number})
+		}
 	}
 }

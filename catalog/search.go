@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // maxQuery bounds the bytes of a query that are read, and maxQueryTerms the
 // terms it is ranked by; the rest is ignored, so a pasted wall of text
 // costs no more than a paragraph.
@@ -16,8 +18,43 @@ type searchState struct {
 	joined  []byte
 	query   []queryTerm
 	scores  []float64
+	covered []float64 // by entry: the idf of its name's terms the query says
 	touched []int32
 	best    []int32
+	// question and read: see asks and parse.
+	question int
+	read     bool
+	// number is 2 when the first thing a query names is plural
+	// ("which consumers"), 1 when it is singular, 0 when it names none.
+	number int
+}
+
+// asks follows the first words of a query to tell a question ("which
+// streams...", "is the server healthy") from a request to act ("how do I
+// delete...", "remove..."): st.question ends 1 for a question, -1 for a
+// request and 0 when the first words do not say.
+func (st *searchState) asks(w []byte, position int) {
+	switch {
+	case position == 1:
+		st.question = 0
+		if questionWords[string(w)] {
+			st.question = 1
+		}
+	case position == 2 && st.question == 1 && requestWords[string(w)]:
+		st.question = -1
+	}
+}
+
+// plural reports whether a lowercased word looks like an English plural
+// (streams, entries; not status, address or analysis).
+func plural(w []byte) bool {
+	return len(w) > 3 && hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is")
+}
+
+// questionMark reports whether query ends in a question mark.
+func questionMark(query string) bool {
+	q := strings.TrimRight(query, " \t\n")
+	return strings.HasSuffix(q, "?")
 }
 
 type queryTerm struct {
@@ -50,7 +87,7 @@ func (x *Index) Search(query string, limit int) []Hit {
 	}
 	st, _ := x.states.Get().(*searchState)
 	if st == nil {
-		st = &searchState{scores: make([]float64, len(x.entries))}
+		st = &searchState{scores: make([]float64, len(x.entries)), covered: make([]float64, len(x.entries))}
 	}
 	defer x.states.Put(st)
 
@@ -61,11 +98,16 @@ func (x *Index) Search(query string, limit int) []Hit {
 				st.touched = append(st.touched, p.doc)
 			}
 			st.scores[p.doc] += float64(q.weight) * float64(p.impact)
+			st.covered[p.doc] += float64(q.weight) * float64(p.name)
 		}
 	}
+	if st.read {
+		x.rankRead(st)
+	}
+	x.rankCover(st)
 	hits := x.top(st, limit)
 	for _, d := range st.touched {
-		st.scores[d] = 0
+		st.scores[d], st.covered[d] = 0, 0
 	}
 	st.touched, st.query = st.touched[:0], st.query[:0]
 	return hits
@@ -92,7 +134,13 @@ func (x *Index) parse(query string, st *searchState) {
 	names := x.an.vocabulary && !capitals(query)
 	action, unknown, head := false, false, true
 	weight := float32(1)
+	position, prevStart := 0, 0
+	st.read, st.number = false, 0
 	splitWords(query, false, x.an.compounds, &st.sc, func(w []byte, caps bool) {
+		position++
+		if x.an.vocabulary {
+			st.asks(w, position)
+		}
 		if names && caps && len(w) > maxAcronym {
 			st.prev = st.prev[:0]
 			if t, ok := x.terms[string(w)]; ok {
@@ -104,14 +152,22 @@ func (x *Index) parse(query string, st *searchState) {
 			st.joined = append(append(st.joined[:0], st.prev...), w...)
 			if j, class, ok := x.an.word(st.joined); ok {
 				if t, found := x.lookup(j, class); found {
+					// One thing said in two words (key-value, get
+					// rid): the parts do not count on their own.
+					st.query = st.query[:prevStart]
 					x.want(st, t, weight)
+					action = action || x.actions[t]
+					st.prev = st.prev[:0]
+					return
 				}
 			}
 		}
 		st.prev = append(st.prev[:0], w...)
+		prevStart = len(st.query)
 		if head && x.modifier < 1 && len(st.query) > 0 && prepositions[string(w)] {
 			head, weight = false, x.modifier
 		}
+		many := plural(w)
 		w, class, ok := x.an.word(w)
 		if !ok {
 			return
@@ -126,12 +182,62 @@ func (x *Index) parse(query string, st *searchState) {
 		}
 		x.want(st, t, weight)
 		action = action || x.actions[t]
+		if st.number == 0 && !x.actions[t] && !defaultVocab.quantities[class] {
+			st.number = 1
+			if many {
+				st.number = 2
+			}
+		}
 		for _, r := range x.related[t] {
 			x.want(st, r.term, weight*r.weight)
 		}
 	})
-	if !action && !unknown && len(st.query) > 0 && x.defaultAction >= 0 {
-		x.want(st, x.defaultAction, x.defaultWeight)
+	if st.question == 0 && questionMark(query) {
+		st.question = 1
+	}
+	st.read = x.an.vocabulary && !action && (!unknown || st.question > 0) && len(st.query) > 0
+}
+
+// rankRead ranks the entries a request to see something matched by the
+// read actions too, and favours those that only read. The read actions
+// reach only entries the query's own words matched: "how far behind is my
+// consumer" must not list every list.
+func (x *Index) rankRead(st *searchState) {
+	for _, r := range x.reads {
+		weight := float64(r.weight)
+		if r.number != 0 && r.number != st.number {
+			weight *= float64(x.otherNumber)
+		}
+		for _, p := range x.postings[r.term] {
+			if st.scores[p.doc] > 0 {
+				st.scores[p.doc] += weight * float64(p.impact)
+				st.covered[p.doc] += weight * float64(p.name)
+			}
+		}
+	}
+	if x.readOnly == 1 {
+		return
+	}
+	for _, d := range st.touched {
+		if x.entries[d].ReadOnly {
+			st.scores[d] *= x.readOnly
+		}
+	}
+}
+
+// rankCover favours the entries whose name the query says the most of:
+// a command's path is the best summary of what it does, and a word of it
+// the query does not say ("bench" in bench_pub, for "send a message")
+// speaks for another tool. Each word counts by its idf, so that a group
+// word most tools share (auth) matters little.
+func (x *Index) rankCover(st *searchState) {
+	if x.cover == 0 {
+		return
+	}
+	for _, d := range st.touched {
+		if x.nameIDF[d] > 0 {
+			st.scores[d] *= 1 + x.cover*min(1, st.covered[d]/float64(x.nameIDF[d]))
+		}
 	}
 }
 

@@ -22,7 +22,7 @@ func stem(w []byte) []byte {
 	if len(w) <= 3 {
 		return w
 	}
-	w = plural(w)
+	w = unplural(w)
 	switch {
 	case hasSuffix(w, "ing") && len(w) >= 6 && hasVowel(w[:len(w)-3]):
 		w = undouble(w[:len(w)-3])
@@ -37,8 +37,8 @@ func stem(w []byte) []byte {
 	return w
 }
 
-// plural strips a plural or third-person "s".
-func plural(w []byte) []byte {
+// unplural strips a plural or third-person "s".
+func unplural(w []byte) []byte {
 	switch {
 	case hasSuffix(w, "ies") && len(w) >= 5:
 		w = append(w[:len(w)-3], 'y')

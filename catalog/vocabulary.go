@@ -6,9 +6,11 @@ package catalog
 // interchangeable in a CLI; a word that means something near but different
 // (purge empties a thing, delete removes it; show may list or describe) is
 // a related class below, matched at a lower weight. Words are written as
-// people type them; they are stemmed when the vocabulary is built.
+// people type them; they are stemmed when the vocabulary is built, except
+// those marked "=", which match only as written: their stem is another
+// word's (settings and set, stat and state, pass and passed).
 var equivalents = [][]string{
-	{"remove", "rm", "del", "delete", "erase", "destroy", "drop", "unset", "rid", "nuke"},
+	{"remove", "rm", "del", "delete", "erase", "destroy", "drop", "unset", "rid", "getrid", "nuke"},
 	{"list", "ls", "enumerate", "listing"},
 	{"show", "view", "display", "print", "see", "look", "inspect"},
 	{"info", "nfo", "information", "describe", "description", "detail", "details", "status"},
@@ -24,14 +26,14 @@ var equivalents = [][]string{
 	{"reply", "respond", "response", "answer"},
 	{"connection", "conn", "conns", "connz", "connect", "connected"},
 	{"jetstream", "js", "jsz"},
-	{"statistics", "stats", "stat", "statsz", "metrics"},
-	{"config", "configuration", "conf", "cfg", "settings", "setting"},
+	{"statistics", "=stats", "=stat", "statsz", "metrics"},
+	{"config", "configuration", "conf", "cfg", "=settings", "=setting"},
 	{"message", "msg", "msgs"},
 	{"credential", "cred", "creds"},
 	{"server", "srv", "servers"},
 	{"account", "acct", "accountz"},
 	{"generate", "gen"},
-	{"password", "passwd", "pass"},
+	{"password", "passwd", "=pass"},
 	{"purge", "wipe", "clear", "flush", "truncate"},
 	{"validate", "verify"},
 	{"watch", "monitor"},
@@ -71,6 +73,16 @@ var equivalents = [][]string{
 	{"evacuate", "drain"},
 	{"report", "overview", "summary", "summarize"},
 	{"tail", "follow"},
+	{"count", "many", "number", "total", "amount"},
+	{"size", "big", "much", "large", "bytes"},
+	{"history", "past", "historical"},
+	{"seal", "lock", "readonly"},
+	{"increment", "incr", "bump", "increase"},
+	{"decrement", "decr", "decrease"},
+	{"nuid", "uuid", "guid", "uniqueid"},
+	{"previous", "prev", "goback"},
+	{"reload", "restart"},
+	{"set", "assign"},
 }
 
 // actions are the classes that say what to do to a thing; a query with
@@ -86,7 +98,22 @@ var actions = []string{
 	"save", "tail", "set",
 }
 
-const defaultAction = "list"
+// readActions are what a request to see something, rather than to do
+// something, is also ranked by, with their relative weights: "which
+// servers are in the cluster" asks for a list, "what is the value of key
+// foo" for a get.
+var readActions = []struct {
+	word   string
+	weight float64
+	number int // the number of the thing named it suits (see Index.rankRead)
+}{
+	{"list", 1, 2},
+	{"info", 0.7, 1},
+}
+
+// quantities are the classes that say how much of a thing is asked about,
+// rather than what thing.
+var quantities = []string{"count", "size"}
 
 // related links classes that are near but not the same, with the weight a
 // match through the link counts for (a match of the word itself counts 1).
@@ -119,6 +146,16 @@ var related = []struct {
 	{"tail", "watch", 0.6},
 	{"set", "put", 0.5},
 	{"save", "add", 0.5},
+	{"count", "info", 0.5},
+	{"count", "state", 0.5},
+	{"count", "report", 0.5},
+	{"size", "info", 0.5},
+	{"size", "state", 0.5},
+	{"size", "report", 0.5},
+	{"metadata", "info", 0.6},
+	{"stop", "pause", 0.5},
+	{"mean", "lookup", 0.5},
+	{"history", "revision", 0.5},
 }
 
 // stopWords carry no meaning in a request ("show me the streams that
@@ -136,6 +173,15 @@ var stopWords = words(`a an the of to in on for with by from at as into onto
 	might must some any each every such own same other others use using used
 	want wanted like need needs let lets s t d ll re ve m
 	existing`)
+
+// questionWords open a question about what there is ("which consumers does
+// ORDERS have"), unless one of requestWords follows ("how do I delete a
+// stream"): a question is answered by a tool that reads.
+var (
+	questionWords = words(`what whats which who whom whose where when why how
+		is are am was were does did has have`)
+	requestWords = words(`do can could should would shall to`)
+)
 
 // prepositions open the part of a request that says where or with what,
 // rather than what (see Index.Search).
