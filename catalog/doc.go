@@ -14,29 +14,43 @@
 // BM25F: each field is weighed on its own (a word of the name counts about
 // twice one of the summary; long help and parameter names count little),
 // with the weights tuned on one part of a labelled set of requests for the
-// nats CLI and measured on a held-out part (see testdata). Text and query go
-// through the same analysis:
+// nats CLI and measured on a held-out part written before the tuning (see
+// testdata). Text and query go through the same analysis:
 //
 //   - words are runs of letters and digits; the tools' identifiers (names,
 //     tags, parameters) are also split at case changes (listUsers), prose
 //     and queries are not (JetStream stays one word); hyphenated words also
 //     count joined (step-down: stepdown), and so do two adjacent words of a
-//     query (back up: backup);
+//     query (back up: backup, get rid: remove), which then count as one
+//     word and not as their parts (a key-value bucket is not a key);
 //   - English stop words are dropped;
 //   - a small suffix stripper meets the forms of a word (deletes, deleted,
 //     deleting); words it misses still reach a term they begin or that
-//     begins them, at a lower weight;
+//     begins them, at a lower weight; a word whose stem is another's
+//     (settings and set, stats and state) is matched as written;
 //   - CLI vocabulary: classes of words that are interchangeable on a command
 //     line (rm, del, delete, remove; ls, list; add, create, new; info,
-//     describe, status; edit, update, change), and weaker links between
-//     words that are near but not the same (show reaches list and info;
-//     purge and remove reach each other a little).
+//     describe, status; edit, update, change; bump, increment), and weaker
+//     links between words that are near but not the same (show reaches
+//     list and info; purge and remove reach each other a little; how many
+//     reaches info and report).
 //
 // The query is read a little further: a word in capitals (the ORDERS
 // stream) is taken for a name the user chose and matched only literally;
-// words after a preposition weigh less than the thing acted on; and a query
-// naming no action, whose words the tools all know ("which servers are in
-// the cluster"), is also ranked as a request for a list.
+// words after a preposition weigh less than the thing acted on. A query
+// that names no action, or asks a question ("which consumers does ORDERS
+// have", "what is the value of key foo"), asks to see something: the
+// entries its words match are also ranked by the read actions (list when
+// the thing it names is plural, info when it is singular), and a read-only
+// entry is favoured. Last, an entry ranks higher the more of its name the
+// query says, each name word counting by its rarity: the command path is
+// the best summary of what a tool does, and a word of it the query does
+// not say ("bench" in bench pub, for "send a message") speaks for another
+// tool.
+//
+// Every rule is about CLIs and English, not about one tool set: none names
+// a tool, and the vocabulary holds words any fisk CLI may use (the nats
+// set adds its domain words: stream, consumer, bucket, nkey, nuid).
 //
 // Equal scores are ordered by name, so the same query on the same set
 // always returns the same list. A search allocates only its result.

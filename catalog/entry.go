@@ -17,8 +17,9 @@ type Entry struct {
 	// Params are the names of the tool's flags and arguments.
 	Params []string `json:"params,omitempty"`
 	// ReadOnly and Gated are carried for the caller that presents a hit
-	// (which executor runs it, whether a person is asked); they do not
-	// change the ranking.
+	// (which executor runs it, whether a person is asked). Gated does not
+	// change the ranking; ReadOnly favours the entry for a query that
+	// asks to see something (see the package documentation).
 	ReadOnly bool `json:"read_only,omitempty"`
 	Gated    bool `json:"gated,omitempty"`
 }

@@ -43,7 +43,7 @@ var rankedWeights = weights{
 	reads:       0.8,
 	readOnly:    1.2,
 	modifier:    0.8,
-	cover:       0.5,
+	cover:       1,
 	otherNumber: 0.3,
 }
 

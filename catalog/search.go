@@ -229,14 +229,16 @@ func (x *Index) rankRead(st *searchState) {
 // a command's path is the best summary of what it does, and a word of it
 // the query does not say ("bench" in bench_pub, for "send a message")
 // speaks for another tool. Each word counts by its idf, so that a group
-// word most tools share (auth) matters little.
+// word most tools share (auth) matters little; the share said is squared,
+// so that a name said whole stands out from one said in half.
 func (x *Index) rankCover(st *searchState) {
 	if x.cover == 0 {
 		return
 	}
 	for _, d := range st.touched {
 		if x.nameIDF[d] > 0 {
-			st.scores[d] *= 1 + x.cover*min(1, st.covered[d]/float64(x.nameIDF[d]))
+			said := min(1, st.covered[d]/float64(x.nameIDF[d]))
+			st.scores[d] *= 1 + x.cover*said*said
 		}
 	}
 }
