@@ -49,8 +49,9 @@
 // tool.
 //
 // Every rule is about CLIs and English, not about one tool set: none names
-// a tool, and the vocabulary holds words any fisk CLI may use (the nats
-// set adds its domain words: stream, consumer, bucket, nkey, nuid).
+// a tool, and the vocabulary holds words any fisk CLI may use, plus a few
+// of the NATS domain its best-known one needs (kv and key-value, nuid and
+// unique id, leafnode and leaf).
 //
 // Equal scores are ordered by name, so the same query on the same set
 // always returns the same list. A search allocates only its result.

@@ -78,8 +78,9 @@ func measure(x *Index, tasks []task) recall {
 
 // The labelled nats tasks measure the ranking: recall@1 and recall@5 on the
 // tasks it was tuned on and on the held-out ones, against plain BM25 over
-// the same text (one field, no stop words, stemming or vocabulary). The floors sit a little below the figures reached, so a
-// change that costs quality fails here.
+// the same text (one field, no stop words, stemming or vocabulary). The
+// floors sit a little below the figures reached on the held-out tasks, so
+// a change that costs quality fails here.
 func TestSearchQualityOnNATSTasks(t *testing.T) {
 	entries := natsEntries(t)
 	tune := loadJSON[[]task](t, tuneTasks)
@@ -105,8 +106,8 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 			}
 		}
 	}
-	// Reached on the held-out tasks: recall@5 75.6 %, recall@1 50.4 %.
-	const floor5, floor1 = 0.0, 0.0
+	// Reached on the held-out tasks: recall@5 78.0 %, recall@1 46.3 %.
+	const floor5, floor1 = 0.75, 0.43
 	r := measure(rankedIdx, heldout)
 	if r.ratio(r.at5) < floor5 || r.ratio(r.at1) < floor1 {
 		t.Errorf("held-out quality fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*floor5, 100*floor1)
