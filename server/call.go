@@ -211,7 +211,7 @@ func (s *Server) recoverPanic(rec *callRecord, res **mcp.CallToolResult, err *er
 	if v == nil {
 		return
 	}
-	s.log.Error("tool call panicked", "tool", rec.tool, "kind", string(rec.kind), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	s.log.Error("tool call panicked", "tool", rec.tool, "kind", string(rec.kind), "panic", logField(fmt.Sprint(v)), "stack", string(debug.Stack()))
 	rec.result = ResultPanic
 	rec.err = fmt.Errorf("panic: %v", v)
 	*res = errorResult("internal error; the call failed: tool %q broke down inside the server (the operator's log has the details). Retrying is unlikely to help.", rec.tool)

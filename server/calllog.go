@@ -139,12 +139,13 @@ func (rec *callRecord) decided(d elicit.Decision) {
 
 // logCall writes the call's one structured line at Info: tool, kind, argv
 // (the redacted display line), client, session, approval decision and the
-// approval's nonce, result, exit code, duration and bytes.
+// approval's nonce, result, exit code, duration and bytes. Each text field
+// is bounded by MaxLogField.
 func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 	attrs := []slog.Attr{
 		slog.String("tool", rec.tool),
 		slog.String("kind", string(rec.kind)),
-		slog.String("argv", rec.argv),
+		slog.String("argv", logField(rec.argv)),
 		slog.String("client", rec.client),
 		slog.String("session", rec.session),
 		slog.String("decision", rec.decision),
@@ -155,7 +156,7 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		attrs = append(attrs, slog.String("executor", rec.executor))
 	}
 	if rec.decisionDetail != "" {
-		attrs = append(attrs, slog.String("decision_detail", rec.decisionDetail))
+		attrs = append(attrs, slog.String("decision_detail", logField(rec.decisionDetail)))
 	}
 	if rec.approval != "" {
 		attrs = append(attrs, slog.String("approval", rec.approval))
@@ -171,7 +172,7 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		}
 	}
 	if rec.err != nil {
-		attrs = append(attrs, slog.String("err", rec.err.Error()))
+		attrs = append(attrs, slog.String("err", logField(rec.err.Error())))
 	}
 	s.log.LogAttrs(context.WithoutCancel(ctx), slog.LevelInfo, "tool call", attrs...)
 }
