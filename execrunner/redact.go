@@ -2,7 +2,9 @@ package execrunner
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -26,11 +28,21 @@ type Redactor struct {
 // MinSecretLen characters are ignored. Secrets are matched longest first, and
 // every byte covered by any occurrence is replaced, so a value that contains
 // another, or overlaps it, is replaced whole and never half-revealed.
+//
+// A secret holding a quote, a backslash or a control character is also
+// matched as JSON and Go quoting write it: error texts quote the value
+// they reject, and the quoted form no longer contains the secret.
 func NewRedactor(secrets ...string) *Redactor {
 	kept := make([]string, 0, len(secrets))
 	for _, s := range secrets {
-		if utf8.RuneCountInString(s) >= MinSecretLen {
-			kept = append(kept, s)
+		if utf8.RuneCountInString(s) < MinSecretLen {
+			continue
+		}
+		kept = append(kept, s)
+		for _, q := range quotedForms(s) {
+			if q != s {
+				kept = append(kept, q)
+			}
 		}
 	}
 	slices.SortFunc(kept, func(a, b string) int {
@@ -40,6 +52,13 @@ func NewRedactor(secrets ...string) *Redactor {
 		return strings.Compare(a, b)
 	})
 	return &Redactor{secrets: slices.Compact(kept)}
+}
+
+// quotedForms returns s as the inside of a JSON string and of a Go
+// quoted string.
+func quotedForms(s string) []string {
+	j, _ := json.Marshal(s)
+	return []string{string(j[1 : len(j)-1]), strconv.Quote(s)[1 : len(strconv.Quote(s))-1]}
 }
 
 // Redact returns s with every occurrence of every secret replaced by

@@ -1,6 +1,11 @@
 package execrunner
 
-import "testing"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestRedactorReplacesSecretsWhole(t *testing.T) {
 	r := NewRedactor("abcdefgh", "abcdefgh-ijkl", "ijkl-mnopqrst", "tiny", "", "abcdefgh")
@@ -41,4 +46,26 @@ func TestNewRedactorIgnoresValuesShorterThanEightCharacters(t *testing.T) {
 	if got := r.Redact("ééééééé 1234567"); got != "ééééééé 1234567" {
 		t.Fatalf("Redact = %q", got)
 	}
+}
+
+// Error texts quote the value they reject; a secret that quoting rewrites
+// must be hidden in its quoted form too.
+func TestRedactorHidesQuotedForms(t *testing.T) {
+	const secret = `sk"ant\secret` + "\x01"
+	r := NewRedactor(secret)
+	for _, text := range []string{fmt.Sprintf("got %q", secret), "got " + mustJSON(t, secret)} {
+		got := r.Redact(text)
+		if strings.Contains(got, `sk\"ant`) || !strings.Contains(got, Redacted) {
+			t.Errorf("Redact(%s) = %s, want the quoted secret redacted", text, got)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -39,6 +39,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 	}
 	st.handled = true
 	rec := st.rec
+	defer s.redactResult(&res)
 	// Registered after logCall, so the line records the panic; the slot and
 	// the call tracker, registered later, are released before it runs.
 	defer s.recoverPanic(rec, &res, &err)
@@ -211,7 +212,7 @@ func (s *Server) recoverPanic(rec *callRecord, res **mcp.CallToolResult, err *er
 	if v == nil {
 		return
 	}
-	s.log.Error("tool call panicked", "tool", rec.tool, "kind", string(rec.kind), "panic", logField(fmt.Sprint(v)), "stack", string(debug.Stack()))
+	s.log.Error("tool call panicked", "tool", rec.tool, "kind", string(rec.kind), "panic", logField(s.cfg.Redactor.Redact(fmt.Sprint(v))), "stack", string(debug.Stack()))
 	rec.result = ResultPanic
 	rec.err = fmt.Errorf("panic: %v", v)
 	*res = errorResult("internal error; the call failed: tool %q broke down inside the server (the operator's log has the details). Retrying is unlikely to help.", rec.tool)

@@ -140,12 +140,13 @@ func (rec *callRecord) decided(d elicit.Decision) {
 // logCall writes the call's one structured line at Info: tool, kind, argv
 // (the redacted display line), client, session, approval decision and the
 // approval's nonce, result, exit code, duration and bytes. Each text field
-// is bounded by MaxLogField.
+// is redacted, then bounded by MaxLogField.
 func (s *Server) logCall(ctx context.Context, rec *callRecord) {
+	field := func(v string) string { return logField(s.cfg.Redactor.Redact(v)) }
 	attrs := []slog.Attr{
-		slog.String("tool", rec.tool),
+		slog.String("tool", field(rec.tool)),
 		slog.String("kind", string(rec.kind)),
-		slog.String("argv", logField(rec.argv)),
+		slog.String("argv", field(rec.argv)),
 		slog.String("client", rec.client),
 		slog.String("session", rec.session),
 		slog.String("decision", rec.decision),
@@ -156,7 +157,7 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		attrs = append(attrs, slog.String("executor", rec.executor))
 	}
 	if rec.decisionDetail != "" {
-		attrs = append(attrs, slog.String("decision_detail", logField(rec.decisionDetail)))
+		attrs = append(attrs, slog.String("decision_detail", field(rec.decisionDetail)))
 	}
 	if rec.approval != "" {
 		attrs = append(attrs, slog.String("approval", rec.approval))
@@ -172,7 +173,7 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		}
 	}
 	if rec.err != nil {
-		attrs = append(attrs, slog.String("err", logField(rec.err.Error())))
+		attrs = append(attrs, slog.String("err", field(rec.err.Error())))
 	}
 	s.log.LogAttrs(context.WithoutCancel(ctx), slog.LevelInfo, "tool call", attrs...)
 }

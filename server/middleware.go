@@ -31,7 +31,7 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			// caller most likely meant; the line records the attempt.
 			st.handled, st.rec.result = true, ResultUnknownTool
 			s.logCall(ctx, st.rec)
-			return nil, s.unknownToolError(s.tools.Load(), name)
+			return nil, s.redactError(s.unknownToolError(s.tools.Load(), name))
 		}
 		ctx = context.WithValue(ctx, callStateKey{}, st)
 		ctx = elicit.ReportRefusals(ctx, st.refused)
@@ -40,7 +40,8 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				s.logCall(ctx, st.rec)
 			}
 		}()
-		return next(ctx, method, req)
+		res, err := next(ctx, method, req)
+		return res, s.redactError(err)
 	}
 }
 
