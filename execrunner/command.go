@@ -19,9 +19,9 @@ type Command struct {
 	Path string
 	// Args is the argument vector after the program name.
 	Args []string
-	// Env is the complete environment of the child; build it with Environ.
-	// Nil means Environ(os.Environ(), nil). PWD is always replaced to agree
-	// with Dir.
+	// Env is the complete environment of the child; build it with
+	// Environment.For. Nil means Environ(os.Environ(), nil). PWD is always
+	// replaced to agree with Dir.
 	Env []string
 	// Dir is the working directory; "" means the server's.
 	Dir string

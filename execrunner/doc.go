@@ -27,10 +27,16 @@
 //     RingBuffer keeps a head and a tail within Command.CaptureLimit and
 //     drops the middle, with a marker that counts the dropped bytes. Memory
 //     stays flat whatever the command prints; the output is valid UTF-8.
-//   - A scrubbed environment. Environ removes the credential variables of
-//     CredentialVars plus operator-named ones and adds LLMFORMAT=1; PWD is
-//     made to agree with the working directory.
-//   - Redaction. A Redactor replaces known secret values in the output, the
+//   - A scrubbed environment. An Environment sorts the server's variables
+//     once by the scrubbing rule (envrule.go): credentials by name
+//     (CredentialVars, and names with TOKEN, SECRET, PASSWORD, _KEY, ...),
+//     URLs with a password, agent sockets and KUBECONFIG are removed;
+//     PATH, HOME, the locale, the terminal, TMPDIR and XDG_* are kept, and
+//     so are the variables the command's application declares for its own
+//     flags and those the operator keeps on purpose. LLMFORMAT=1 is
+//     added; PWD is made to agree with the working directory.
+//   - Redaction. A Redactor replaces known secret values (those of every
+//     variable the rule finds secret, removed or kept) in the output, the
 //     displayed command line and error texts. Where the capture drops the
 //     middle, no byte of a secret lying across a cut is shown: the cut
 //     may drop a few more bytes, which the marker counts (see cut.go).

@@ -3,6 +3,7 @@ package execrunner
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -15,9 +16,9 @@ const TokenEnvVar = "FISK_MCP_TOKEN"
 // CredentialVars names the well-known credential variables of LLM providers,
 // clouds and code forges, plus the server's own token. A model-driven command
 // has no business reading the keys of the agent that drives it, so they are
-// removed from every child's environment. Applications' own credentials (a
-// CLI's password or token variables) are not listed: the commands need them,
-// and the operator names the rest with --scrub-env.
+// removed from every child's environment, with every other variable the
+// scrubbing rule finds secret (see envrule.go). An application's own
+// credentials, the variables it declares for its flags, are kept for it.
 var CredentialVars = []string{
 	// LLM providers.
 	"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN",
@@ -38,45 +39,128 @@ var CredentialVars = []string{
 	TokenEnvVar,
 }
 
-// Environ returns base without the variables named in CredentialVars and
-// scrub, with LLMFORMAT=1 added (it asks fisk applications for output meant
-// for a model). Names match case-insensitively: removing a differently-cased
-// twin of a credential costs nothing, keeping it could leak it.
-func Environ(base []string, scrub []string) []string {
-	drop := scrubSet(scrub)
-	env := make([]string, 0, len(base)+1)
-	for _, kv := range base {
-		name := envName(kv)
-		if drop[strings.ToUpper(name)] || name == "LLMFORMAT" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "LLMFORMAT=1")
+// Environment is the server's environment sorted once by an EnvRule:
+// what every command gets, what only the commands of an application that
+// declares it get, and the values to redact. It is immutable and safe for
+// concurrent use.
+type Environment struct {
+	common   []string          // kept for every command, then LLMFORMAT=1
+	held     map[string]string // upper-cased name -> NAME=value, kept only for an app that declares it
+	secrets  []string
+	scrubbed []string // names removed for every command, sorted
+	kept     []string // names --keep-env kept although they look secret, sorted
 }
 
-// SecretValues returns the values, in base, of the variables that Environ
-// removes, when they are at least MinSecretLen characters long: the values a
-// Redactor must hide, since a command may still come to know them (a config
-// file, a credential helper) and print them.
-func SecretValues(base []string, scrub []string) []string {
-	drop := scrubSet(scrub)
-	var values []string
+// NewEnvironment applies rule to base (NAME=value entries, as os.Environ
+// returns them). LLMFORMAT is replaced by LLMFORMAT=1, which asks fisk
+// applications for output meant for a model.
+func NewEnvironment(base []string, rule EnvRule) *Environment {
+	scrubNames, keepNames := upperSet(rule.Scrub), upperSet(rule.Keep)
+	e := &Environment{common: make([]string, 0, len(base)+1), held: map[string]string{}}
 	for _, kv := range base {
 		name, value, _ := strings.Cut(kv, "=")
-		if drop[strings.ToUpper(name)] && utf8.RuneCountInString(value) >= MinSecretLen {
-			values = append(values, value)
+		if name == "LLMFORMAT" {
+			continue
 		}
+		v := decide(scrubNames, keepNames, name, value)
+		switch v {
+		case keep:
+			e.common = append(e.common, kv)
+			continue
+		case keepOnPurpose:
+			e.common = append(e.common, kv)
+			e.kept = append(e.kept, name)
+		case keepForApp:
+			e.held[strings.ToUpper(name)] = kv
+			e.scrubbed = append(e.scrubbed, name)
+		case scrub:
+			e.scrubbed = append(e.scrubbed, name)
+		}
+		e.secrets = append(e.secrets, secretsOf(value)...)
 	}
-	return values
+	e.common = append(e.common, "LLMFORMAT=1")
+	slices.Sort(e.scrubbed)
+	slices.Sort(e.kept)
+	return e
 }
 
-func scrubSet(scrub []string) map[string]bool {
-	set := make(map[string]bool, len(CredentialVars)+len(scrub))
-	for _, names := range [][]string{CredentialVars, scrub} {
-		for _, name := range names {
-			set[strings.ToUpper(name)] = true
+// secretsOf returns what of a secret-looking value a Redactor must hide:
+// the value, and a URL's password on its own, when MinSecretLen long.
+func secretsOf(value string) []string {
+	var out []string
+	for _, v := range []string{value, urlPassword(value)} {
+		if utf8.RuneCountInString(v) >= MinSecretLen {
+			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// For returns the environment of a command whose application declares
+// the variables named in declared (its flags' Envar): every kept variable,
+// plus those of declared the rule holds back for their application. The
+// caller must not modify the result.
+func (e *Environment) For(declared []string) []string {
+	env := e.common
+	added := false
+	for _, name := range declared {
+		if kv, ok := e.held[strings.ToUpper(name)]; ok {
+			if !added {
+				env = slices.Clone(e.common[:len(e.common)-1])
+				added = true
+			}
+			env = append(env, kv)
+		}
+	}
+	if added {
+		env = append(env, "LLMFORMAT=1")
+	}
+	return slices.Clip(env)
+}
+
+// Secrets returns the values a Redactor must hide: those of every variable
+// the rule found secret, whether it removed it or kept it.
+func (e *Environment) Secrets() []string { return slices.Clone(e.secrets) }
+
+// Scrubbed returns the names of the variables removed from every command's
+// environment, sorted; For gives an application back those it declares.
+func (e *Environment) Scrubbed() []string { return slices.Clone(e.scrubbed) }
+
+// Kept returns the names of the variables kept on purpose (EnvRule.Keep)
+// although the rule would remove them, sorted.
+func (e *Environment) Kept() []string { return slices.Clone(e.kept) }
+
+// HeldFor returns which of declared the rule removes but an application
+// declaring them gets back: what the tools listing and the startup log say
+// is kept for the app.
+func (e *Environment) HeldFor(declared []string) []string {
+	var out []string
+	for _, name := range declared {
+		if kv, ok := e.held[strings.ToUpper(name)]; ok {
+			out = append(out, envName(kv))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Environ returns base under the rule with scrub as EnvRule.Scrub, for a
+// command of an application that declares no variable: NewEnvironment's
+// For(nil).
+func Environ(base []string, scrub []string) []string {
+	return NewEnvironment(base, EnvRule{Scrub: scrub}).For(nil)
+}
+
+// SecretValues returns the values, in base, that a Redactor must hide
+// under the rule with scrub as EnvRule.Scrub: NewEnvironment's Secrets.
+func SecretValues(base []string, scrub []string) []string {
+	return NewEnvironment(base, EnvRule{Scrub: scrub}).Secrets()
+}
+
+func upperSet(names []string) map[string]bool {
+	set := make(map[string]bool, len(names))
+	for _, name := range names {
+		set[strings.ToUpper(name)] = true
 	}
 	return set
 }

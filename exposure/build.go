@@ -29,6 +29,7 @@ type appContext struct {
 	globals     []*fisk.FlagModel
 	globalsHash digest    // identifies globals in every command's descriptor hash
 	groups      groupTags // the tags commands inherit from their groups
+	envars      []string  // declared by the application (declaredEnvars), shared
 }
 
 // candidate is a tool claiming a final name. Application commands are only
@@ -145,7 +146,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 	}
 	slices.SortFunc(leaves, compareLeaves)
 
-	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model)}
+	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model), envars: declaredEnvars(a.Model)}
 	if doc, err := json.Marshal(globals); err == nil {
 		ctx.globalsHash = sha256.Sum256(doc)
 	} else {
@@ -362,6 +363,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		trigger:     p.trigger(c.tags),
 		cmd:         cmd,
 		inputs:      commandSchemaInputs{mode: mode, source: source, globals: c.app.globalsHash},
+		envars:      c.app.envars,
 	}
 	if id := c.app.app.identity; id != nil {
 		t.bindTo(*id)

@@ -24,6 +24,7 @@ type Call struct {
 	command   bool // argv is a command to run: binary first
 	check     func() error
 	run       func(context.Context) (*Outcome, error)
+	envars    []string // shared with the tool, read only
 }
 
 // NewInProcessCall returns the prepared call of an in-process tool called
@@ -59,6 +60,11 @@ func (c *Call) Command() (cmd execrunner.Command, ok bool) {
 	}
 	return execrunner.Command{Path: c.argv[0], Args: slices.Clone(c.argv[1:])}, true
 }
+
+// Envars names the environment variables a command's application declares
+// for its flags (see [EnvDeclarer]): the run keeps them, as the
+// application's own settings. Nil for an in-process call.
+func (c *Call) Envars() []string { return slices.Clone(c.envars) }
 
 // CheckBinary fails with [ErrBinaryChanged] unless a command's binary is
 // still the file the tool was loaded from; for an in-process call it is nil.

@@ -27,6 +27,7 @@ type commandTool struct {
 	cmd         *schema.Command
 	inputs      commandSchemaInputs
 	loaded      loadedBinary // the binary file as it was when the tool was loaded
+	envars      []string     // the application's declared variables; shared, read only
 }
 
 // commandSchemaInputs determine a command's advertised schema: the mode,
@@ -53,6 +54,7 @@ var (
 	_ Describer         = (*commandTool)(nil)
 	_ Sourced           = (*commandTool)(nil)
 	_ Deferrable        = (*commandTool)(nil)
+	_ EnvDeclarer       = (*commandTool)(nil)
 )
 
 // describeCommand returns the human description and the model description
@@ -90,6 +92,8 @@ func (t *commandTool) Tags() []string { return slices.Clone(t.tags) }
 // commands beneath.
 func (t *commandTool) NoDefer() bool { return slices.Contains(t.tags, TagNoDefer) }
 
+func (t *commandTool) Envars() []string { return slices.Clone(t.envars) }
+
 func (t *commandTool) NeedsConfirm() bool     { return t.trigger != "" }
 func (t *commandTool) ConfirmTrigger() string { return t.trigger }
 
@@ -104,7 +108,7 @@ func (t *commandTool) Prepare(input json.RawMessage) (*Call, error) {
 	}
 	argv := make([]string, 0, 1+len(args))
 	argv = append(append(argv, t.binary), args...)
-	return &Call{argv: argv, arguments: input, command: true, check: t.checkBinary}, nil
+	return &Call{argv: argv, arguments: input, command: true, check: t.checkBinary, envars: t.envars}, nil
 }
 
 // ErrBinaryChanged is returned by a command call's CheckBinary, before

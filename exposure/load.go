@@ -38,8 +38,8 @@ type LoadOptions struct {
 	// without the built-in credential variables, plus LLMFORMAT=1, as a
 	// command would get it. introspect's own nil default is the unscrubbed
 	// os.Environ(), which would hand the server's LLM and cloud keys to
-	// every binary it introspects. A caller with a scrub list (--scrub-env)
-	// passes execrunner.Environ(os.Environ(), scrub), used as given.
+	// every binary it introspects. A caller with its own rule (--scrub-env,
+	// --keep-env) passes its Environment's For(nil), used as given.
 	Introspect introspect.Options
 	// Reload selects live-reload semantics: a name collision skips the later
 	// tool and records it in ToolSet.Skipped instead of failing the load.

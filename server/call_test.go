@@ -284,7 +284,7 @@ func TestSecretsAreRedactedInOutputAndLogs(t *testing.T) {
 }
 
 func TestCommandsGetTheConfiguredEnvironment(t *testing.T) {
-	env := execrunner.Environ([]string{"FISK_SERVER_TEST=marker", "ANTHROPIC_API_KEY=sk-should-not-pass"}, nil)
+	env := execrunner.NewEnvironment([]string{"FISK_SERVER_TEST=marker", "ANTHROPIC_API_KEY=sk-should-not-pass"}, execrunner.EnvRule{})
 	s, _ := newServer(t, Config{Env: env}, fixtureSet(t, exposure.Policy{}))
 	out := envelope(t, call(t, connect(t, s, legacyVersion, nil), "env", map[string]any{"context": "test"})).Output
 	if !strings.Contains(out, "FISK_SERVER_TEST=marker") || !strings.Contains(out, "LLMFORMAT=1") {

@@ -43,11 +43,11 @@ type Config struct {
 	// KillGrace is the time between SIGTERM and SIGKILL of a cancelled or
 	// timed-out command's process group; 0 means execrunner.DefaultKillGrace.
 	KillGrace time.Duration
-	// Env is the complete environment of every command, normally
-	// execrunner.Environ(os.Environ(), scrub). Nil means the inherited
-	// environment minus the built-in credentials, taken once when the
-	// server is created.
-	Env []string
+	// Env is the environment commands run in, sorted by the scrubbing
+	// rule: a command gets Env.For the variables its application declares
+	// (exposure.Call.Envars). Nil means the inherited environment under
+	// the built-in rule, taken once when the server is created.
+	Env *execrunner.Environment
 	// Redactor replaces known secrets in output and logged command lines.
 	Redactor *execrunner.Redactor
 	// Gate asks a person to approve gated calls; New installs its
@@ -114,7 +114,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.DrainTimeout = DefaultDrainTimeout
 	}
 	if c.Env == nil {
-		c.Env = execrunner.Environ(os.Environ(), nil)
+		c.Env = execrunner.NewEnvironment(os.Environ(), execrunner.EnvRule{})
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))

@@ -22,10 +22,10 @@ func Example() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil)) // never stdout: it is the protocol
 
 	apps := []exposure.App{{Path: "/usr/local/bin/nats"}}
-	env := execrunner.Environ(os.Environ(), nil)
+	env := execrunner.NewEnvironment(os.Environ(), execrunner.EnvRule{})
 	load := func(ctx context.Context, previous *exposure.ToolSet) (*exposure.ToolSet, error) {
 		return exposure.Load(ctx, apps, nil, exposure.Policy{}, exposure.LoadOptions{
-			Introspect: introspect.Options{Env: env},
+			Introspect: introspect.Options{Env: env.For(nil)},
 			Previous:   previous, // nil at startup: a collision fails the load
 		})
 	}
@@ -46,7 +46,7 @@ func Example() {
 	srv, err := server.New(server.Config{
 		Name:     "nats",
 		Env:      env,
-		Redactor: execrunner.NewRedactor(execrunner.SecretValues(os.Environ(), nil)...),
+		Redactor: execrunner.NewRedactor(env.Secrets()...),
 		Gate:     gate,
 		Logger:   log,
 	}, exposure.NewCurrent(set))

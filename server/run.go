@@ -12,7 +12,8 @@ import (
 
 // run runs a prepared call. An in-process call runs here, in the handler's
 // goroutine. A command runs under the server's policy: its environment
-// (resolved once, in Config), timeout, kill grace and redaction, with
+// (sorted once, in Config, and given the variables the command's
+// application declares), timeout, kill grace and redaction, with
 // progress reported while it runs; its display line is the one the person
 // approved and the log records.
 func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared, rec *callRecord) *mcp.CallToolResult {
@@ -21,7 +22,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared,
 		out, err := p.call.Run(ctx)
 		return s.inProcessResult(rec.tool, out, err, rec)
 	}
-	cmd.Env = s.cfg.Env
+	cmd.Env = s.cfg.Env.For(p.call.Envars())
 	cmd.Redactor = s.cfg.Redactor
 	cmd.Timeout = s.cfg.Timeout
 	cmd.KillGrace = s.cfg.KillGrace

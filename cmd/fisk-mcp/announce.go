@@ -36,6 +36,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 		}
 	}
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
+	newEnvReport(l, set).log(log)
 	if len(gated) > 0 {
 		how := "each call asks the person through the client's elicitation and runs only on approval; clients that cannot ask are refused"
 		if sp.HTTP.Stateless {

@@ -15,17 +15,17 @@ import (
 type loader struct {
 	apps   []exposure.App
 	policy exposure.Policy
-	env    []string // the scrubbed environment, for introspection too
+	env    *execrunner.Environment // the commands' environment; introspection gets its common part
 }
 
 func newLoader(p *plan) loader {
-	return loader{apps: p.Apps, policy: p.Policy, env: execrunner.Environ(os.Environ(), p.ScrubEnv)}
+	return loader{apps: p.Apps, policy: p.Policy, env: execrunner.NewEnvironment(os.Environ(), execrunner.EnvRule{Scrub: p.ScrubEnv, Keep: p.KeepEnv})}
 }
 
 // load introspects every app and builds the set; a name collision fails it.
 func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
-		Introspect: introspect.Options{Env: l.env},
+		Introspect: introspect.Options{Env: l.env.For(nil)},
 	})
 }
 
@@ -34,7 +34,7 @@ func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
 // failing, and a tool current serves keeps its name (see exposure.Rebuild).
 func (l loader) reload(ctx context.Context, current *exposure.ToolSet) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
-		Introspect: introspect.Options{Env: l.env},
+		Introspect: introspect.Options{Env: l.env.For(nil)},
 		Reload:     true,
 		Previous:   current,
 	})

@@ -99,7 +99,11 @@ are gated: each call is shown to a person through the client's elicitation and
 runs only on an explicit approval; a client that cannot ask refuses them.
 
 Commands run as an argument vector, never through a shell, with the
-environment of fisk-mcp minus credential variables (and --scrub-env names).
+environment of fisk-mcp minus what looks like a credential (names with TOKEN,
+SECRET, PASSWORD, _KEY..., URLs with a password, agent sockets; --scrub-env
+adds names), except the variables an app declares for its own flags and
+--keep-env names; the values of all of them are redacted from output.
+"fisk-mcp tools" shows the rule and what it scrubs.
 
 Over stdio nothing but the protocol is written to stdout; logs go to stderr.
 SIGINT and SIGTERM drain in-flight calls; with --watch, SIGHUP reloads.`

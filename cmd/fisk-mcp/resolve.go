@@ -29,7 +29,7 @@ import (
 type plan struct {
 	Policy              exposure.Policy
 	Apps                []exposure.App
-	ScrubEnv            []string
+	ScrubEnv, KeepEnv   []string
 	LogLevel, LogFormat string
 	Serving             *servingPlan // nil for tools
 
@@ -99,6 +99,14 @@ func (p *plan) resolve(fileApps []fileApp) error {
 	for i, name := range p.globalFlags {
 		if name == "" || strings.HasPrefix(name, "-") {
 			fail("%s %q: give the flag's name without dashes, e.g. --global-flag context", p.set.Item("global-flag")(i), name)
+		}
+	}
+	for i, name := range p.KeepEnv {
+		switch {
+		case strings.EqualFold(name, execrunner.TokenEnvVar):
+			fail("%s %s: the server's own token never reaches commands; remove it", p.set.Item("keep-env")(i), name)
+		case slices.ContainsFunc(p.ScrubEnv, func(s string) bool { return strings.EqualFold(s, name) }):
+			fail("%s %s is also given to --scrub-env; keep it or scrub it, not both", p.set.Item("keep-env")(i), name)
 		}
 	}
 	p.resolveApps(fileApps, fail)

@@ -84,7 +84,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 // newServer builds the server and its approval gate from the plan.
 func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*server.Server, error) {
 	sp := p.Serving
-	secrets := execrunner.SecretValues(os.Environ(), p.ScrubEnv)
+	secrets := l.env.Secrets()
 	if sp.HTTP.Token != "" {
 		secrets = append(secrets, sp.HTTP.Token)
 	}

@@ -27,10 +27,14 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
 	listings := listing.Tools(set, l.apps)
+	env := newEnvReport(l, set)
 	if c.toolsJSON {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"tools": listings})
+		return enc.Encode(map[string]any{"tools": listings, "environment": env})
 	}
-	return listing.WriteTable(c.stdout, listings)
+	if err := listing.WriteTable(c.stdout, listings); err != nil {
+		return err
+	}
+	return env.write(c.stdout)
 }

@@ -82,6 +82,14 @@ func TestToolsJSONIsForMachines(t *testing.T) {
 			Description string         `json:"description"`
 			InputSchema map[string]any `json:"input_schema"`
 		} `json:"tools"`
+		// What the commands' environment loses and keeps, by name; see
+		// TestToolsShowsTheScrubbingRule.
+		Environment struct {
+			Rule     string              `json:"rule"`
+			Scrubbed []string            `json:"scrubbed"`
+			Kept     []string            `json:"kept"`
+			Apps     map[string][]string `json:"apps"`
+		} `json:"environment"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/listing"
+)
+
+// envReport is what the scrubbing rule does to the server's environment,
+// by name only, never a value: `tools` prints it and serve logs it at
+// startup, so the operator sees what the commands will and will not get.
+type envReport struct {
+	Rule string `json:"rule"`
+	// Scrubbed is removed from every command's environment.
+	Scrubbed []string `json:"scrubbed"`
+	// Kept are kept on purpose (--keep-env) although the rule removes them.
+	Kept []string `json:"kept"`
+	// Apps are, per app (its prefix, else its binary's name), the
+	// variables the rule would remove that the app declares for its own
+	// flags: kept for its commands, removed from the other apps'.
+	Apps map[string][]string `json:"apps"`
+}
+
+func newEnvReport(l loader, set *exposure.ToolSet) envReport {
+	r := envReport{Rule: execrunner.RuleText, Kept: nonNil(l.env.Kept()), Apps: map[string][]string{}}
+	declared := map[string]bool{}
+	for _, app := range l.apps {
+		for _, t := range listing.AppTools(set, app, l.apps) {
+			if d, ok := t.(exposure.EnvDeclarer); ok {
+				held := l.env.HeldFor(d.Envars())
+				if len(held) > 0 {
+					r.Apps[listing.AppLabel(t, l.apps)] = held
+				}
+				for _, name := range held {
+					declared[name] = true
+				}
+				break
+			}
+		}
+	}
+	r.Scrubbed = []string{}
+	for _, name := range l.env.Scrubbed() {
+		if !declared[name] {
+			r.Scrubbed = append(r.Scrubbed, name)
+		}
+	}
+	return r
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// write prints the report under the tools table.
+func (r envReport) write(w io.Writer) error {
+	list := func(names []string) string {
+		if len(names) == 0 {
+			return "none"
+		}
+		return strings.Join(names, ", ")
+	}
+	_, err := fmt.Fprintf(w, "\nenvironment of the commands\n  rule: %s\n  scrubbed: %s\n  kept by --keep-env: %s\n", r.Rule, list(r.Scrubbed), list(r.Kept))
+	for app, names := range r.Apps {
+		if err == nil {
+			_, err = fmt.Fprintf(w, "  kept for app %s, which declares them: %s\n", app, list(names))
+		}
+	}
+	return err
+}
+
+// log writes the report as one startup line.
+func (r envReport) log(log *slog.Logger) {
+	log.Info("commands' environment scrubbed", "scrubbed", r.Scrubbed, "kept", r.Kept, "kept_for_apps", r.Apps, "rule", r.Rule)
+}
