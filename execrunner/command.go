@@ -38,6 +38,10 @@ type Command struct {
 	// Redactor replaces known secrets in everything returned: the output,
 	// the command line and error texts. Nil redacts nothing.
 	Redactor *Redactor
+	// RawOutput keeps the output's control characters and escape
+	// sequences as the command wrote them; false (the default) sanitises
+	// it (see SanitizeOutput). Either way it is valid UTF-8 and redacted.
+	RawOutput bool
 	// CommandLine is the display line of Path and Args, already rendered
 	// and redacted by a caller that showed it before the run (as
 	// Redactor.DisplayCommandLine renders it); the result and errors report
@@ -52,8 +56,9 @@ type Result struct {
 	// Signal names the signal that killed the process, "" otherwise.
 	Signal string
 	// Output is stdout and stderr interleaved in the order written, valid
-	// UTF-8, redacted; head and tail kept within CaptureLimit with a marker
-	// counting the bytes dropped from the middle.
+	// UTF-8, redacted, sanitised unless Command.RawOutput; head and tail
+	// kept within CaptureLimit with a marker counting the bytes dropped
+	// from the middle.
 	Output string
 	// Truncated reports whether the middle of the output was dropped.
 	Truncated bool

@@ -27,6 +27,11 @@
 //     RingBuffer keeps a head and a tail within Command.CaptureLimit and
 //     drops the middle, with a marker that counts the dropped bytes. Memory
 //     stays flat whatever the command prints; the output is valid UTF-8.
+//   - Sanitised output. Escape sequences, control characters other than
+//     newline and tab, and bidirectional overrides are removed or replaced
+//     (SanitizeOutput) after the capture is cut and redacted, which
+//     removes and replaces only, so neither the bound nor the redaction
+//     is weakened. Command.RawOutput turns it off.
 //   - A scrubbed environment. An Environment sorts the server's variables
 //     once by the scrubbing rule (envrule.go): credentials by name
 //     (CredentialVars, and names with TOKEN, SECRET, PASSWORD, _KEY, ...),

@@ -21,6 +21,7 @@ type Process struct {
 	group       procgroup.Group
 	ring        *RingBuffer
 	redactor    *Redactor
+	rawOutput   bool
 	commandLine string
 	timeout     time.Duration
 
@@ -76,6 +77,7 @@ func start(ctx context.Context, c Command) (*Process, error) {
 	p := &Process{
 		ring:        NewRingBuffer(c.CaptureLimit),
 		redactor:    c.Redactor,
+		rawOutput:   c.RawOutput,
 		commandLine: line,
 		timeout:     c.Timeout,
 		done:        make(chan struct{}),

@@ -39,7 +39,7 @@ func (p *Process) collect(exit procgroup.Exit) (*Result, error) {
 	}
 	res := &Result{
 		ExitCode:    state.ExitCode(),
-		Output:      p.ring.render(p.redactor),
+		Output:      p.output(),
 		Truncated:   p.ring.Truncated(),
 		BytesTotal:  p.ring.Total(),
 		Duration:    exit.Duration,

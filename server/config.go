@@ -48,6 +48,10 @@ type Config struct {
 	// (exposure.Call.Envars). Nil means the inherited environment under
 	// the built-in rule, taken once when the server is created.
 	Env *execrunner.Environment
+	// RawOutput hands commands' output to clients with its control
+	// characters and escape sequences as written; false (the default)
+	// sanitises it (execrunner.SanitizeOutput).
+	RawOutput bool
 	// Redactor replaces known secrets in output and logged command lines.
 	Redactor *execrunner.Redactor
 	// Gate asks a person to approve gated calls; New installs its

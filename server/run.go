@@ -24,6 +24,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared,
 	}
 	cmd.Env = s.cfg.Env.For(p.call.Envars())
 	cmd.Redactor = s.cfg.Redactor
+	cmd.RawOutput = s.cfg.RawOutput
 	cmd.Timeout = s.cfg.Timeout
 	cmd.KillGrace = s.cfg.KillGrace
 	cmd.CommandLine = p.line

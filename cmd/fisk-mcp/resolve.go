@@ -44,7 +44,7 @@ type plan struct {
 
 // servingPlan is the part only a running server needs.
 type servingPlan struct {
-	Server   server.Config     // Name, Instructions, Concurrency and Timeout
+	Server   server.Config     // Name, Instructions, Concurrency, Timeout and RawOutput
 	HTTP     server.HTTPConfig // Addr "" serves stdio; Token from tokenFile or the environment
 	Approval elicit.Options    // Timeout, and Key from stateKeyFile
 	Watch    bool

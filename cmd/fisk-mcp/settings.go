@@ -66,6 +66,8 @@ func (p *plan) bind() *settings.Set {
 				Help: "Most HTTP sessions held at once (an idle one costs about 15 KiB of memory); a client opening one more gets 503 until a session is deleted or expires after 30 minutes idle"},
 			{Name: "timeout", Default: server.DefaultTimeout.String(), Value: &sp.Server.Timeout,
 				Help: "Longest a command may run before its process group is killed"},
+			{Name: "raw-output", Value: &sp.Server.RawOutput,
+				Help: "Hand commands' output to clients as written, escape sequences and control characters included; by default they are removed (newline and tab kept) and bidirectional overrides replaced"},
 			{Name: "concurrency", Default: strconv.Itoa(server.DefaultConcurrency), Value: &sp.Server.Concurrency,
 				Help: "Most commands running at once; further calls wait for a slot"},
 			{Name: "client-concurrency", Value: &sp.Server.ClientConcurrency,
