@@ -54,6 +54,20 @@ func NewRedactor(secrets ...string) *Redactor {
 	return &Redactor{secrets: slices.Compact(kept)}
 }
 
+// With returns a Redactor that hides r's secrets and secrets too: a
+// call's own secrets (the values of its secret flags) on top of the
+// server's. It returns r itself when secrets adds none.
+func (r *Redactor) With(secrets ...string) *Redactor {
+	if !slices.ContainsFunc(secrets, func(s string) bool { return utf8.RuneCountInString(s) >= MinSecretLen }) {
+		return r
+	}
+	var all []string
+	if r != nil {
+		all = slices.Clone(r.secrets)
+	}
+	return NewRedactor(append(all, secrets...)...)
+}
+
 // quotedForms returns s as the inside of a JSON string and of a Go
 // quoted string.
 func quotedForms(s string) []string {

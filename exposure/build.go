@@ -364,6 +364,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		cmd:         cmd,
 		inputs:      commandSchemaInputs{mode: mode, source: source, globals: c.app.globalsHash},
 		envars:      c.app.envars,
+		secretFlags: p.SecretFlags,
 	}
 	if id := c.app.app.identity; id != nil {
 		t.bindTo(*id)

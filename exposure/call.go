@@ -20,6 +20,8 @@ import (
 // record is wrapped in an envelope, an in-process tool's JSON passes through.
 type Call struct {
 	argv      []string
+	display   []string // argv with secret flag values hidden; nil when argv has none
+	secrets   []string // the values display hides
 	arguments json.RawMessage
 	command   bool // argv is a command to run: binary first
 	check     func() error
@@ -46,6 +48,21 @@ func NewInProcessCall(name string, arguments json.RawMessage, run func(context.C
 // or an in-process tool's name followed by its arguments as compact JSON.
 // The display line, for the person and the log, is rendered from it.
 func (c *Call) Argv() []string { return slices.Clone(c.argv) }
+
+// DisplayArgv is Argv as a person and the log are shown it: the value of
+// every secret flag replaced by execrunner.Redacted (--password=[redacted]),
+// so the person sees which flag carries a secret but not the secret. The
+// display line is rendered from it; the run uses Argv.
+func (c *Call) DisplayArgv() []string {
+	if c.display == nil {
+		return c.Argv()
+	}
+	return slices.Clone(c.display)
+}
+
+// Secrets are the values DisplayArgv hides: the run redacts them from the
+// command's output too.
+func (c *Call) Secrets() []string { return slices.Clone(c.secrets) }
 
 // Arguments are the call's arguments as validated. An approval binds their
 // canonical form.

@@ -28,6 +28,7 @@ type commandTool struct {
 	inputs      commandSchemaInputs
 	loaded      loadedBinary // the binary file as it was when the tool was loaded
 	envars      []string     // the application's declared variables; shared, read only
+	secretFlags []string     // the operator's secret flags (Policy.SecretFlags); shared, read only
 }
 
 // commandSchemaInputs determine a command's advertised schema: the mode,
@@ -98,7 +99,8 @@ func (t *commandTool) NeedsConfirm() bool     { return t.trigger != "" }
 func (t *commandTool) ConfirmTrigger() string { return t.trigger }
 
 // Prepare validates input against the tool's schema and renders the full
-// argument vector, binary first, once. The call checks, when asked
+// argument vector, binary first, once, and its display form with the values
+// of secret flags hidden (see IsSecretFlag). The call checks, when asked
 // (Call.CheckBinary), that the binary is still the file that was loaded.
 // Validation failures are *schema.ValidationError.
 func (t *commandTool) Prepare(input json.RawMessage) (*Call, error) {
@@ -108,7 +110,8 @@ func (t *commandTool) Prepare(input json.RawMessage) (*Call, error) {
 	}
 	argv := make([]string, 0, 1+len(args))
 	argv = append(append(argv, t.binary), args...)
-	return &Call{argv: argv, arguments: input, command: true, check: t.checkBinary, envars: t.envars}, nil
+	display, secrets := hideSecretFlags(argv, t.secretFlags)
+	return &Call{argv: argv, display: display, secrets: secrets, arguments: input, command: true, check: t.checkBinary, envars: t.envars}, nil
 }
 
 // ErrBinaryChanged is returned by a command call's CheckBinary, before

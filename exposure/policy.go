@@ -60,6 +60,10 @@ type Policy struct {
 	ReadOnlyTags, AdditiveTags, DestructiveTags, IdempotentTags []string
 	// Schema selects the advertised schema; "" means schema.Restricted.
 	Schema schema.Mode
+	// SecretFlags names flags (without dashes) whose values are secrets,
+	// in addition to those whose names say so (see IsSecretFlag): their
+	// values are hidden from every displayed command line.
+	SecretFlags []string
 }
 
 // validate rejects settings that can only be mistakes: an empty tag in a

@@ -140,12 +140,13 @@ func (s *Server) prepare(st *callState, tool exposure.Tool, binding string, raw 
 	if err != nil {
 		return nil, err
 	}
-	p := &prepared{raw: raw, binding: binding, call: c, line: s.commandLine(tool.Name(), c.Argv())}
+	p := &prepared{raw: raw, binding: binding, call: c, line: s.commandLine(tool.Name(), c.DisplayArgv())}
 	st.prepared = p
 	return p, nil
 }
 
-// commandLine renders argv (binary first) for display once, through the
+// commandLine renders argv (binary first, secret flag values already
+// hidden: exposure.Call.DisplayArgv) for display once, through the
 // Redactor, which redacts the words before quoting and the line after: the
 // person approves, the operator logs and the result reports this text, with
 // every secret hidden even where quoting rewrites it.

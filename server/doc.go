@@ -52,7 +52,8 @@
 //  5. Gate capability: a tool that does not implement
 //     [exposure.Confirmable] is refused, before anything is validated.
 //  6. Prepare: [exposure.Tool.Prepare] validates and renders the call once,
-//     and the server renders its redacted display line once. The
+//     and the server renders its redacted display line once, from
+//     [exposure.Call.DisplayArgv] (secret flag values hidden). The
 //     handler's second pass reuses both when the binding and the raw
 //     arguments are unchanged.
 //  7. Gate: [elicit.Gate.Check] asks, or judges the answer against the

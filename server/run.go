@@ -13,7 +13,8 @@ import (
 // run runs a prepared call. An in-process call runs here, in the handler's
 // goroutine. A command runs under the server's policy: its environment
 // (sorted once, in Config, and given the variables the command's
-// application declares), timeout, kill grace and redaction, with
+// application declares), timeout, kill grace and redaction (the server's
+// secrets and the call's secret flag values), with
 // progress reported while it runs; its display line is the one the person
 // approved and the log records.
 func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared, rec *callRecord) *mcp.CallToolResult {
@@ -23,7 +24,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared,
 		return s.inProcessResult(rec.tool, out, err, rec)
 	}
 	cmd.Env = s.cfg.Env.For(p.call.Envars())
-	cmd.Redactor = s.cfg.Redactor
+	cmd.Redactor = s.cfg.Redactor.With(p.call.Secrets()...)
 	cmd.RawOutput = s.cfg.RawOutput
 	cmd.Timeout = s.cfg.Timeout
 	cmd.KillGrace = s.cfg.KillGrace

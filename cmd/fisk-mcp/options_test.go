@@ -137,6 +137,7 @@ func TestBadInputIsRefusedSayingWhatToDo(t *testing.T) {
 		{"no app", []string{"serve"}, []string{"no apps to serve", "PREFIX=PATH"}},
 		{"missing app", []string{"serve", filepath.Join(dir, "missing")}, []string{"missing", "no such file", "fisk binary"}},
 		{"app not in PATH", []string{"tools", "no-such-fisk-binary-anywhere"}, []string{"not found in PATH"}},
+		{"secret flag with dashes", []string{"tools", "--secret-flag=-password", app}, []string{`--secret-flag "-password"`, "without dashes"}},
 		{"keep the server's token", []string{"tools", "--keep-env", "FISK_MCP_TOKEN", app}, []string{"--keep-env FISK_MCP_TOKEN", "never reaches commands"}},
 		{"keep and scrub one name", []string{"tools", "--keep-env", "X_TOKEN", "--scrub-env", "x_token", app}, []string{"--keep-env X_TOKEN", "not both"}},
 		{"app is a directory", []string{"serve", dir}, []string{"is a directory"}},

@@ -101,6 +101,11 @@ func (p *plan) resolve(fileApps []fileApp) error {
 			fail("%s %q: give the flag's name without dashes, e.g. --global-flag context", p.set.Item("global-flag")(i), name)
 		}
 	}
+	for i, name := range p.Policy.SecretFlags {
+		if name == "" || strings.HasPrefix(name, "-") {
+			fail("%s %q: give the flag's name without dashes, e.g. --secret-flag password", p.set.Item("secret-flag")(i), name)
+		}
+	}
 	for i, name := range p.KeepEnv {
 		switch {
 		case strings.EqualFold(name, execrunner.TokenEnvVar):

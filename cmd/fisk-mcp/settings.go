@@ -37,6 +37,8 @@ func (p *plan) bind() *settings.Set {
 			Help: "Treat this application tag like ai:idempotent (repeatable)"},
 		{Name: "global-flag", PlaceHolder: "NAME", Value: &p.globalFlags,
 			Help: "Expose this application-level flag of every app as a tool argument; required ones always are (repeatable)"},
+		{Name: "secret-flag", PlaceHolder: "NAME", Value: &p.Policy.SecretFlags,
+			Help: "Treat this flag's value as a secret: hidden (--NAME=[redacted]) in every command line shown to a person, in the log and in results, in addition to flags whose names say they carry one (password, token, secret, creds, nkey, seed, jwt, private-key, ...); the command still gets the value (repeatable)"},
 		{Name: "scrub-env", PlaceHolder: "NAME", Singular: true, Value: &p.ScrubEnv,
 			Help: "Remove this environment variable from the commands' environment and redact its value from their output, whatever else the scrubbing rule says (repeatable)"},
 		{Name: "keep-env", PlaceHolder: "NAME", Singular: true, Value: &p.KeepEnv,
