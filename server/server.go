@@ -57,20 +57,22 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 		calls: newCallTracker(),
 		added: map[string]string{},
 	}
+	caps := capabilities()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
 		Instructions: cfg.Instructions,
 		Logger:       sdkLogger(cfg.Logger),
-		// Advertise tools with list-changed even while the set is empty, so
-		// a later Publish can add tools; and leave out logging, which the
-		// server does not use.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Capabilities: caps,
 	})
 	// Each wraps the chain built so far: the gate's middleware bounds the
-	// SDK's wait for a person, and the server's, outermost, sees each
-	// tools/call once and writes its line.
+	// SDK's wait for a person, the server's sees each tools/call once and
+	// writes its line, the list middleware answers tools/list for a deferred
+	// set, and the
+	// outermost refuses the methods of capabilities the server does not
+	// declare.
 	s.mcp.AddReceivingMiddleware(cfg.Gate.Middleware())
 	s.mcp.AddReceivingMiddleware(s.callMiddleware)
 	s.mcp.AddReceivingMiddleware(s.listMiddleware)
+	s.mcp.AddReceivingMiddleware(undeclaredMethods(caps))
 	s.register(tools.Load())
 	return s, nil
 }
