@@ -1,10 +1,12 @@
 package elicit
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -62,14 +64,19 @@ type Decision struct {
 	// links the log lines of the question and of its answered retry. ""
 	// when no question was asked or the state was not authentic.
 	Nonce string
+	// Reasked is set when the retry's answer did not answer the question
+	// asked (Code says why: forged, expired) and the gate asked a fresh
+	// question instead, whose nonce is Nonce. Nothing ran; as for a pending
+	// decision, the handler returns the gate's input-required result.
+	Reasked bool
 }
 
 // Approved reports whether the command may run.
 func (d Decision) Approved() bool { return d.Code == CodeApproved }
 
-// Pending reports whether the person is being asked: the handler must return
-// the gate's input-required result as is.
-func (d Decision) Pending() bool { return d.Code == CodePending }
+// Pending reports whether the person is being asked, for the first time or
+// again: the handler must return the gate's input-required result as is.
+func (d Decision) Pending() bool { return d.Code == CodePending || d.Reasked }
 
 // Refused reports whether the call ended without running the command.
 func (d Decision) Refused() bool { return !d.Approved() && !d.Pending() }
@@ -83,8 +90,34 @@ func (d Decision) LogValue() slog.Value {
 	if d.Nonce != "" {
 		attrs = append(attrs, slog.String("approval", d.Nonce))
 	}
+	if d.Reasked {
+		attrs = append(attrs, slog.Bool("reasked", true))
+	}
 	return slog.GroupValue(attrs...)
 }
+
+// ErrInvalidState is what the error Check returns for a requestState this
+// server did not issue wraps; errors.Is tells it apart. The same error also
+// wraps a [*jsonrpc.Error] with code invalid params, so a tools/call handler
+// that returns it as its error answers with that JSON-RPC error: a genuine
+// client never sends such a state, so it is a protocol error, not a result
+// for the model. An expired state is not one: it is answered with a fresh
+// question.
+var ErrInvalidState = errors.New("the request state was not issued by this server")
+
+// stateError is the error of a request whose state does not verify.
+type stateError struct{ wire *jsonrpc.Error }
+
+func invalidState(reason error) error {
+	return &stateError{wire: &jsonrpc.Error{
+		Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("invalid requestState: %v (%v); nothing ran. Call the tool again without requestState and inputResponses, so the user is asked.",
+			ErrInvalidState, reason),
+	}}
+}
+
+func (e *stateError) Error() string   { return e.wire.Message }
+func (e *stateError) Unwrap() []error { return []error{ErrInvalidState, e.wire} }
 
 // result is the isError tool result that carries a refusal to the model.
 func (d Decision) result() *mcp.CallToolResult {

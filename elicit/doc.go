@@ -20,18 +20,29 @@
 // the tool name, a hash of the tool's binding (its definition and the
 // program behind it, which the person cannot see but is approving), a hash of
 // the canonical arguments, a hash of the exact prompt the person read, the
-// session id, a random nonce and an expiry. A retry whose state is forged or
-// expired, whose nonce was already used, whose arguments or prompt differ,
-// whose tool changed meanwhile (a reload, a replaced binary), or whose answer
-// does not answer the question that was asked is refused. On older protocol versions the answer must also
-// come from the elicitation the SDK performed within the same tools/call: a
-// client cannot present an answer it was never asked for.
+// session id, a random nonce and an expiry. Nothing runs without an answer
+// to the question actually asked:
+//
+//   - A state this server did not issue (malformed, altered, signed with
+//     another key) is a protocol error, JSON-RPC invalid params: a genuine
+//     client never sends one ([ErrInvalidState]).
+//   - A retry whose answer does not answer the question asked (no answer, no
+//     state, another question's id, not an elicitation result) or whose state
+//     expired (the person was slow) is asked a fresh question, with a new
+//     state, as the protocol asks; its decision still says why.
+//   - A retry whose nonce was already used, whose arguments or prompt differ,
+//     or whose tool changed meanwhile (a reload, a replaced binary) is
+//     refused.
+//
+// On older protocol versions the answer must also come from the elicitation
+// the SDK performed within the same tools/call: an answer the client
+// presents itself is not believed, and the server asks the person instead.
 //
 // # Waiting for a person
 //
 // The gate waits at most Options.Timeout (two minutes by default). On
 // 2026-07-28 the client does the waiting, so the expiry inside the signed
-// state is the bound: a late answer is refused. On older versions the SDK
+// state is the bound: a late answer is met with a fresh question. On older versions the SDK
 // waits inside the server for elicitation/create; [Gate.Middleware] bounds
 // that wait and only that wait, so a command that was approved runs with the
 // call's own context, under its own timeout.

@@ -28,7 +28,7 @@ func Example() {
 	server.AddTool(&mcp.Tool{Name: "stream_rm", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			// 1. Validate req.Params.Arguments and build the argv (not shown).
-			res, d := gate.Check(ctx, req, elicit.Prompt{
+			res, d, err := gate.Check(ctx, req, elicit.Prompt{
 				Tool:        req.Params.Name,
 				Arguments:   req.Params.Arguments,
 				CommandLine: "nats stream rm ORDERS --force",
@@ -38,6 +38,9 @@ func Example() {
 				Binding: "3f2a...",
 			})
 			slog.InfoContext(ctx, "approval", "tool", req.Params.Name, "decision", d)
+			if err != nil {
+				return nil, err // a requestState this server did not issue
+			}
 			if res != nil {
 				return res, nil // the question, or a refusal the model can read
 			}

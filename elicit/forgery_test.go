@@ -2,10 +2,12 @@ package elicit
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -20,11 +22,53 @@ func (f *fixture) manual() *mcp.ClientSession {
 
 func retry(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, answers mcp.InputResponseMap, state string) *mcp.CallToolResult {
 	t.Helper()
-	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args, InputResponses: answers, RequestState: state})
+	res, err := tryRetry(t, cs, tool, args, answers, state)
 	if err != nil {
 		t.Fatalf("CallTool retry: %v", err)
 	}
 	return res
+}
+
+func tryRetry(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	t.Helper()
+	return cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tool, Arguments: args, InputResponses: answers, RequestState: state})
+}
+
+// wantInvalidState checks that a retry was answered with the JSON-RPC
+// invalid-params error of a state this server did not issue, and that
+// nothing ran.
+func (f *fixture) wantInvalidState(res *mcp.CallToolResult, err error) {
+	t := f.t
+	t.Helper()
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams || !strings.Contains(werr.Message, "requestState") {
+		t.Errorf("retry = %v, %v; want a -32602 invalid requestState error", res, err)
+	}
+	if got := f.last(); got.Code != CodeForged || got.Reasked {
+		t.Errorf("decision = %s (reasked %v), want forged", got.Code, got.Reasked)
+	}
+	if n := f.ran.Load(); n != 0 {
+		t.Errorf("the command ran %d times, want 0", n)
+	}
+}
+
+// wantAskedAgain checks that a retry whose answer did not answer the
+// question first (whose state was oldState) was answered with a fresh
+// question, decided as code, and that nothing ran. It returns the fresh
+// question's input id.
+func (f *fixture) wantAskedAgain(res *mcp.CallToolResult, code Code, oldState string) string {
+	t := f.t
+	t.Helper()
+	if res.IsError || len(res.InputRequests) != 1 || res.RequestState == "" || res.RequestState == oldState {
+		t.Fatalf("result = %q (inputs %d, state %q); want a fresh question with a new state", text(res), len(res.InputRequests), res.RequestState)
+	}
+	if got := f.last(); got.Code != code || !got.Reasked || !got.Pending() {
+		t.Errorf("decision = %s (reasked %v), want %s and asked again", got.Code, got.Reasked, code)
+	}
+	if n := f.ran.Load(); n != 0 {
+		t.Errorf("the command ran %d times, want 0", n)
+	}
+	return onlyID(t, res)
 }
 
 func yes() *mcp.ElicitResult {
@@ -71,16 +115,24 @@ func TestManualRetryWithTheRightAnswerRuns(t *testing.T) {
 	}
 }
 
+// The outcomes of a tampered retry: nothing runs in any of them.
+const (
+	outcomeRefused      = iota // an isError refusal
+	outcomeAskedAgain          // a fresh question: the answer did not answer the one asked
+	outcomeInvalidState        // a -32602 error: the state is not one this server issued
+)
+
 func TestTamperedRetriesFailClosed(t *testing.T) {
 	args := map[string]any{"name": "orders"}
 	tests := []struct {
-		name   string
-		tamper func(t *testing.T, f *fixture, id, state string) (tool string, args map[string]any, answers mcp.InputResponseMap, st string)
-		code   Code
+		name    string
+		tamper  func(t *testing.T, f *fixture, id, state string) (tool string, args map[string]any, answers mcp.InputResponseMap, st string)
+		code    Code
+		outcome int
 	}{
 		{"payload edited, signature kept", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{id: yes()}, editPayload(t, state, func(c *claims) { c.Expires += int64(time.Hour / time.Millisecond) })
-		}, CodeForged},
+		}, CodeForged, outcomeInvalidState},
 		{"signed by another key", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			c, err := f.gate.signer.verify(state)
 			if err != nil {
@@ -91,40 +143,40 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 				t.Fatal(err)
 			}
 			return "rm", args, mcp.InputResponseMap{id: yes()}, other
-		}, CodeForged},
+		}, CodeForged, outcomeInvalidState},
 		{"garbage state", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{id: yes()}, "approved, trust me"
-		}, CodeForged},
+		}, CodeForged, outcomeInvalidState},
 		{"answer to a question never asked", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{"approve-other": yes()}, state
-		}, CodeForged},
+		}, CodeForged, outcomeAskedAgain},
 		{"an extra unasked answer", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{id: yes(), "extra": yes()}, state
-		}, CodeForged},
+		}, CodeForged, outcomeAskedAgain},
 		{"answer without state", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{id: yes()}, ""
-		}, CodeForged},
+		}, CodeForged, outcomeAskedAgain},
 		{"state without answer", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, nil, state
-		}, CodeForged},
+		}, CodeForged, outcomeAskedAgain},
 		{"answer of the wrong kind", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			// Every response kind besides elicitation is deprecated; one of
 			// them is still the right probe for "answered the wrong question".
 			//lint:ignore SA1019 a deprecated kind is exactly what a forger would send
 			return "rm", args, mcp.InputResponseMap{id: &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "yes"}}}, state
-		}, CodeForged},
+		}, CodeForged, outcomeAskedAgain},
 		{"arguments changed", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", map[string]any{"name": "everything"}, mcp.InputResponseMap{id: yes()}, state
-		}, CodeMismatch},
+		}, CodeMismatch, outcomeRefused},
 		{"another tool", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "purge", args, mcp.InputResponseMap{id: yes()}, state
-		}, CodeMismatch},
+		}, CodeMismatch, outcomeRefused},
 		{"non-boolean approve", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": "true"}}}, state
-		}, CodeError},
+		}, CodeError, outcomeRefused},
 		{"unknown action", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "approve", Content: map[string]any{"approve": true}}}, state
-		}, CodeError},
+		}, CodeError, outcomeRefused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,10 +185,47 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 			first := call(t, cs, "rm", args)
 
 			tool, a, answers, state := tt.tamper(t, f, onlyID(t, first), first.RequestState)
-			res := retry(t, cs, tool, a, answers, state)
+			res, err := tryRetry(t, cs, tool, a, answers, state)
 
-			f.wantRefused(res, tt.code, "Not run")
+			switch tt.outcome {
+			case outcomeInvalidState:
+				f.wantInvalidState(res, err)
+			case outcomeAskedAgain:
+				if err != nil {
+					t.Fatalf("CallTool retry: %v", err)
+				}
+				f.wantAskedAgain(res, tt.code, first.RequestState)
+			default:
+				if err != nil {
+					t.Fatalf("CallTool retry: %v", err)
+				}
+				f.wantRefused(res, tt.code, "Not run")
+			}
 		})
+	}
+}
+
+// A fresh question is a question like the first: answering it runs the
+// command once, and the answer to the first one still cannot be replayed
+// against it.
+func TestAnsweringTheFreshQuestionRunsOnce(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	cs := f.manual()
+	args := map[string]any{"name": "orders"}
+	first := call(t, cs, "rm", args)
+	again := retry(t, cs, "rm", args, mcp.InputResponseMap{"wrong-key": yes()}, first.RequestState)
+	id := f.wantAskedAgain(again, CodeForged, first.RequestState)
+	if id == onlyID(t, first) {
+		t.Fatalf("the fresh question reuses the first one's id %q", id)
+	}
+
+	if res := retry(t, cs, "rm", args, mcp.InputResponseMap{onlyID(t, first): yes()}, again.RequestState); !res.IsError && len(res.InputRequests) == 0 {
+		t.Fatalf("the first question's answer approved the fresh one: %q", text(res))
+	}
+	res := retry(t, cs, "rm", args, mcp.InputResponseMap{id: yes()}, again.RequestState)
+
+	if res.IsError || f.ran.Load() != 1 {
+		t.Fatalf("result = %q, ran %d; want one run", text(res), f.ran.Load())
 	}
 }
 
@@ -151,7 +240,7 @@ func TestNonBooleanAnswerIsRefused(t *testing.T) {
 	f.wantRefused(res, CodeError, "not a yes/no")
 }
 
-func TestRetryAfterTheStateExpiredIsRefused(t *testing.T) {
+func TestRetryAfterTheStateExpiredIsAskedAgain(t *testing.T) {
 	clock := newFakeClock()
 	f := newFixture(t, fixtureOptions{clock: clock, gate: Options{Timeout: time.Minute}})
 	cs := f.manual()
@@ -161,7 +250,13 @@ func TestRetryAfterTheStateExpiredIsRefused(t *testing.T) {
 
 	res := retry(t, cs, "rm", args, mcp.InputResponseMap{onlyID(t, first): yes()}, first.RequestState)
 
-	f.wantRefused(res, CodeExpired, "expired")
+	id := f.wantAskedAgain(res, CodeExpired, first.RequestState)
+	if d := f.last(); !strings.Contains(d.Detail, "expired") || !strings.Contains(d.Detail, "asked again") {
+		t.Errorf("detail %q does not say the state expired and the user was asked again", d.Detail)
+	}
+	if res := retry(t, cs, "rm", args, mcp.InputResponseMap{id: yes()}, res.RequestState); res.IsError || f.ran.Load() != 1 {
+		t.Fatalf("answering the fresh question: %q, ran %d; want one run", text(res), f.ran.Load())
+	}
 }
 
 func TestReplayedApprovalIsRefusedAndRunsOnlyOnce(t *testing.T) {
@@ -196,7 +291,7 @@ func TestReplicasSharingAKeyAcceptEachOthersApprovals(t *testing.T) {
 	if res := retry(t, replica.manual(), "rm", args, answers, first.RequestState); res.IsError || replica.ran.Load() != 1 {
 		t.Errorf("replica with the shared key: %q, ran %d; want one run", text(res), replica.ran.Load())
 	}
-	stranger.wantRefused(retry(t, stranger.manual(), "rm", args, answers, first.RequestState), CodeForged, "Not run")
+	stranger.wantInvalidState(tryRetry(t, stranger.manual(), "rm", args, answers, first.RequestState))
 }
 
 // editPayload rewrites the claims of a state and keeps its old signature.

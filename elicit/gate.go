@@ -102,28 +102,37 @@ func NewGate(o Options) (*Gate, error) {
 // calls it on every round, after validating the arguments and before taking
 // a concurrency slot or starting the command:
 //
-//   - (nil, approved): the person approved exactly this call; run it.
-//   - (result, pending): return result as is; it asks the person, and the
-//     call comes back with the answer (from the client on 2026-07-28, from
-//     the SDK's middleware on older versions).
-//   - (result, refused): return result as is; it is an isError result whose
-//     text tells the model what happened and whether to ask again.
+//   - (nil, approved, nil): the person approved exactly this call; run it.
+//   - (result, pending, nil): return result as is; it asks the person, and
+//     the call comes back with the answer (from the client on 2026-07-28,
+//     from the SDK's middleware on older versions). A retry whose answer
+//     does not answer the question asked (none, another question's, an
+//     expired one) is pending too, asked afresh: its Decision says why
+//     ([Decision.Reasked]).
+//   - (result, refused, nil): return result as is; it is an isError result
+//     whose text tells the model what happened and whether to ask again.
+//   - (nil, refused, err): the request carried a requestState this server
+//     did not issue (malformed, altered, signed with another key), which a
+//     genuine client never sends. err wraps [ErrInvalidState] and a
+//     JSON-RPC invalid-params error: return it as the handler's error.
 //
 // Check never runs anything and never blocks on the person.
-func (g *Gate) Check(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (*mcp.CallToolResult, Decision) {
-	d, res := g.decide(ctx, req, p)
+func (g *Gate) Check(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (*mcp.CallToolResult, Decision, error) {
+	d, res, err := g.decide(ctx, req, p)
 	switch {
+	case err != nil:
+		return nil, d, err
 	case d.Approved():
-		return nil, d
+		return nil, d, nil
 	case d.Pending():
-		return res, d
+		return res, d, nil
 	}
-	return d.result(), d
+	return d.result(), d, nil
 }
 
-func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (Decision, *mcp.CallToolResult) {
+func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (Decision, *mcp.CallToolResult, error) {
 	if req == nil || req.Session == nil || req.Params == nil {
-		return failed("gate called without a request, session or params"), nil
+		return failed("gate called without a request, session or params"), nil, nil
 	}
 	tool := p.Tool
 	if tool == "" {
@@ -136,20 +145,38 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 	argsHash, err := hashArguments(args)
 	if err != nil {
 		return Decision{Code: CodeError, Detail: err.Error(),
-			Message: fmt.Sprintf("Not run: the arguments cannot be bound to an approval (%v); send them as one JSON object without duplicate keys.", err)}, nil
+			Message: fmt.Sprintf("Not run: the arguments cannot be bound to an approval (%v); send them as one JSON object without duplicate keys.", err)}, nil, nil
 	}
 	msg := message(g.server, tool, p)
-	b := binding{Tool: tool, ToolBinding: hashString(p.Binding), Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID())}
+	q := question{
+		binding:     binding{Tool: tool, ToolBinding: hashString(p.Binding), Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID())},
+		message:     msg,
+		commandLine: p.CommandLine,
+	}
 	r, _ := ctx.Value(roundKey{}).(*round)
 	if len(req.Params.InputResponses) == 0 && req.Params.RequestState == "" {
-		return g.ask(req, b, msg, p.CommandLine, r)
+		d, res := g.ask(req, q, r)
+		return d, res, nil
 	}
-	return g.judge(req, b, r), nil
+	d, again, err := g.judge(req, q.binding, r)
+	if err != nil || !again {
+		return d, nil, err
+	}
+	d, res := g.askAgain(req, q, r, d)
+	return d, res, nil
+}
+
+// question is what the person is asked about one call: the binding the
+// approval will carry, the message shown and, for the middleware's report,
+// the command line in it.
+type question struct {
+	binding     binding
+	message     string
+	commandLine string
 }
 
 // ask produces the first round: the question and its signed state.
-// commandLine is what the person is shown, for the middleware's report.
-func (g *Gate) ask(req *mcp.CallToolRequest, b binding, msg, commandLine string, r *round) (Decision, *mcp.CallToolResult) {
+func (g *Gate) ask(req *mcp.CallToolRequest, q question, r *round) (Decision, *mcp.CallToolResult) {
 	caps := req.ClientCapabilities()
 	legacy := serverElicits(req.Session)
 	if legacy {
@@ -169,79 +196,105 @@ func (g *Gate) ask(req *mcp.CallToolRequest, b binding, msg, commandLine string,
 	if err != nil {
 		return failed(err.Error()), nil
 	}
-	c := claims{binding: b, Nonce: nonce, Expires: g.now().Add(g.timeout).UnixMilli()}
+	c := claims{binding: q.binding, Nonce: nonce, Expires: g.now().Add(g.timeout).UnixMilli()}
 	state, err := g.signer.sign(c)
 	if err != nil {
 		return failed("signing request state: " + err.Error()), nil
 	}
-	if legacy && !r.arm(state, nonce, b.Tool, commandLine, g.timeout, g.afterFunc) {
+	if legacy && !r.arm(state, nonce, q.binding.Tool, q.commandLine, g.timeout, g.afterFunc) {
 		return failed("the gate asked twice within one tools/call"), nil
 	}
 	d := pending()
 	d.Nonce = nonce
 	return d, &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{c.inputID(): elicitParams(msg)},
+		InputRequests: mcp.InputRequestMap{c.inputID(): elicitParams(q.message)},
 		RequestState:  state,
 	}
 }
 
-// judge decides a retry that carries an answer.
-func (g *Gate) judge(req *mcp.CallToolRequest, b binding, r *round) Decision {
+// askAgain answers a retry whose answer does not answer the question asked
+// (refused says why) with a fresh question, as the protocol asks: a person
+// who was slow, or a client that lost the question, is asked again instead
+// of refused, and nothing runs without an answer to the question actually
+// asked. On older protocol versions only a call's first pass may ask (the
+// SDK invokes the handler again once, with the answer), so a later pass
+// keeps the refusal.
+func (g *Gate) askAgain(req *mcp.CallToolRequest, q question, r *round, refused Decision) (Decision, *mcp.CallToolResult) {
+	if serverElicits(req.Session) && r != nil && !r.idle() {
+		return refused, nil
+	}
+	d, res := g.ask(req, q, r)
+	if !d.Pending() {
+		return d, nil // nobody can be asked: that is the decision
+	}
+	if refused.Nonce != "" {
+		refused.Detail += "; the answer was for approval " + refused.Nonce
+	}
+	refused.Detail += "; asked again"
+	refused.Nonce, refused.Reasked = d.Nonce, true
+	return refused, res
+}
+
+// judge decides a retry that carries an answer or a state. again reports a
+// retry whose answer does not answer the question asked, which askAgain
+// answers with a fresh question; err, a state this server did not issue.
+func (g *Gate) judge(req *mcp.CallToolRequest, b binding, r *round) (d Decision, again bool, err error) {
 	state, responses := req.Params.RequestState, req.Params.InputResponses
 	if state == "" {
-		return forged("an answer arrived without request state")
-	}
-	if len(responses) == 0 {
-		return forged("request state arrived without an answer")
+		return forged("an answer arrived without request state"), true, nil
 	}
 	c, err := g.signer.verify(state)
 	if err != nil {
-		return forged(err.Error())
+		return forged(err.Error()), false, invalidState(err)
 	}
-	d := g.judgeClaims(req, b, r, c)
+	if len(responses) == 0 {
+		d, again = forged("request state arrived without an answer"), true
+	} else {
+		d, again = g.judgeClaims(req, b, r, c)
+	}
 	d.Nonce = c.Nonce
-	return d
+	return d, again, nil
 }
 
 // judgeClaims decides a retry whose state is authentic, with claims c.
-func (g *Gate) judgeClaims(req *mcp.CallToolRequest, b binding, r *round, c claims) Decision {
+func (g *Gate) judgeClaims(req *mcp.CallToolRequest, b binding, r *round, c claims) (d Decision, again bool) {
 	responses := req.Params.InputResponses
 	if serverElicits(req.Session) {
 		if r == nil {
-			return misconfigured("elicit.Gate.Middleware is not installed")
+			return misconfigured("elicit.Gate.Middleware is not installed"), false
 		}
 		switch r.answer(req.Params.RequestState) {
 		case answerLate:
-			return timedOut(g.timeout)
+			return timedOut(g.timeout), false
 		case answerUnasked:
-			return forged("on this protocol version the server asks; this tools/call carried an answer the server did not ask for within it")
+			return forged("on this protocol version the server asks; this tools/call carried an answer the server did not ask for within it"), true
 		}
 	}
 	now := g.now()
 	if isExpired(c.expiry(), now) {
-		return expired(fmt.Sprintf("state expired at %s, answer arrived at %s", c.expiry().UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano)))
+		return expired(fmt.Sprintf("state expired at %s, answer arrived at %s", c.expiry().UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano))), true
 	}
 	if c.Tool == b.Tool && c.ToolBinding != b.ToolBinding {
-		return toolChanged()
+		return toolChanged(), false
 	}
 	if d := c.binding.diff(b); d != "" {
-		return mismatch(d)
+		return mismatch(d), false
 	}
 	resp, ok := responses[c.inputID()]
 	if !ok || len(responses) != 1 {
-		return forged(fmt.Sprintf("answers carry %d ids; the only question asked was %q", len(responses), c.inputID()))
-	}
-	switch g.replay.use(c.Nonce, c.expiry(), now) {
-	case alreadyUsed:
-		return replayed()
-	case cacheFull:
-		return failed("replay cache is full of unexpired approvals")
+		return forged(fmt.Sprintf("answers carry %d ids; the only question asked was %q", len(responses), c.inputID())), true
 	}
 	answer, ok := resp.(*mcp.ElicitResult)
 	if !ok || answer == nil {
-		return forged(fmt.Sprintf("the answer is a %T, not an elicitation result", resp))
+		return forged(fmt.Sprintf("the answer is a %T, not an elicitation result", resp)), true
 	}
-	return interpret(answer)
+	switch g.replay.use(c.Nonce, c.expiry(), now) {
+	case alreadyUsed:
+		return replayed(), false
+	case cacheFull:
+		return failed("replay cache is full of unexpired approvals"), false
+	}
+	return interpret(answer), false
 }
 
 // interpret reads the person's answer: only accept with approve == true

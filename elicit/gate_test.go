@@ -234,18 +234,35 @@ func TestApprovedCommandIsNotBoundedByTheGateTimeout(t *testing.T) {
 	}
 }
 
-func TestLateAnswerPastTheSignedExpiryIsRefused(t *testing.T) {
+// A late answer past the signed expiry: on older protocol versions the
+// server asked within the call and refuses; on 2026-07-28 the client holds
+// the question, and a slow person is asked again.
+func TestLateAnswerPastTheSignedExpiry(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
 			clock := newFakeClock()
 			f := newFixture(t, fixtureOptions{clock: clock, timer: newFakeTimer(), gate: Options{Timeout: time.Minute}})
+			var answers atomic.Int32
 			a := &asker{answer: func(context.Context) (*mcp.ElicitResult, error) {
-				clock.advance(time.Minute)
+				if answers.Add(1) == 1 {
+					clock.advance(time.Minute) // only the first answer is late
+				}
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
 			}}
 			cs := f.connect(v, a.options())
 
-			f.wantRefused(call(t, cs, "rm", map[string]any{"name": "orders"}), CodeExpired, "expired")
+			res := call(t, cs, "rm", map[string]any{"name": "orders"})
+
+			if v == legacyVersion {
+				f.wantRefused(res, CodeExpired, "expired")
+				return
+			}
+			if res.IsError || f.ran.Load() != 1 || len(a.asked()) != 2 {
+				t.Fatalf("result = %q, ran %d, asked %d; want asked again and one run", text(res), f.ran.Load(), len(a.asked()))
+			}
+			if got := f.codes(); !slices.Equal(got, []Code{CodePending, CodeExpired, CodeApproved}) {
+				t.Errorf("decisions = %v, want pending, expired (asked again), approved", got)
+			}
 		})
 	}
 }
@@ -300,6 +317,8 @@ func TestGateMiddlewareWrapsTheSDKsLegacyElicitation(t *testing.T) {
 	}
 }
 
+// A legacy client that presents an answer of its own is not believed: the
+// server asks the person itself, and only that answer counts.
 func TestLegacyClientCannotSupplyAnAnswerItWasNeverAsked(t *testing.T) {
 	f := newFixture(t, fixtureOptions{})
 	// A state signed by this gate, obtained on a 2026-07-28 session.
@@ -309,7 +328,7 @@ func TestLegacyClientCannotSupplyAnAnswerItWasNeverAsked(t *testing.T) {
 	})
 	first := call(t, manual, "rm", map[string]any{"name": "orders"})
 	id := onlyID(t, first)
-	a := answering("accept", map[string]any{"approve": true})
+	a := answering("decline", nil)
 	legacy := f.connect(legacyVersion, a.options())
 
 	res, err := legacy.CallTool(t.Context(), &mcp.CallToolParams{
@@ -321,9 +340,12 @@ func TestLegacyClientCannotSupplyAnAnswerItWasNeverAsked(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)
 	}
-	f.wantRefused(res, CodeForged, "does not answer a question this server asked")
-	if n := len(a.asked()); n != 0 {
-		t.Errorf("the legacy client was asked %d times, want 0", n)
+	f.wantRefused(res, CodeDeclined, "declined")
+	if n := len(a.asked()); n != 1 {
+		t.Errorf("the legacy client was asked %d times, want 1", n)
+	}
+	if got := f.codes(); !slices.Equal(got, []Code{CodePending, CodeForged, CodeDeclined}) {
+		t.Errorf("decisions = %v, want pending (the first session), forged (asked again), declined", got)
 	}
 }
 

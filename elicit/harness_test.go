@@ -103,7 +103,7 @@ func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 			return nil, err
 		}
 	}
-	res, d := f.gate.Check(ctx, req, Prompt{
+	res, d, err := f.gate.Check(ctx, req, Prompt{
 		Tool:        req.Params.Name,
 		Arguments:   req.Params.Arguments,
 		CommandLine: "fixture " + req.Params.Name + " -- " + in.Name,
@@ -111,6 +111,9 @@ func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Binding:     f.currentFingerprint(),
 	})
 	f.record(d)
+	if err != nil {
+		return nil, err
+	}
 	if res != nil {
 		return res, nil
 	}

@@ -161,13 +161,17 @@ const (
 )
 
 // answer is called by Check when the retry arrives. An answer counts only if
-// this very call asked, with this very state.
+// this very call asked, with this very state. An answer the client sent
+// before this call asked anything leaves the round idle, so the call can
+// still ask.
 func (r *round) answer(state string) answerResult {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	switch {
 	case r.phase == late:
 		return answerLate
+	case r.phase == idle:
+		return answerUnasked
 	case r.phase != asking || state != r.state:
 		r.halt()
 		return answerUnasked
@@ -175,6 +179,13 @@ func (r *round) answer(state string) answerResult {
 	r.halt()
 	r.phase = answered
 	return answerInTime
+}
+
+// idle reports whether this call has not asked yet.
+func (r *round) idle() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.phase == idle
 }
 
 // halt stops the timer; the caller holds mu.

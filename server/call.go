@@ -85,9 +85,9 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 	defer end()
 
 	if gate.NeedsConfirm() {
-		answer, approved := s.approve(ctx, req, rec, gate.ConfirmTrigger(), p)
-		if !approved {
-			return answer, nil
+		answer, approved, err := s.approve(ctx, req, rec, gate.ConfirmTrigger(), p)
+		if err != nil || !approved {
+			return answer, err
 		}
 	}
 
@@ -158,12 +158,13 @@ func (s *Server) commandLine(name string, argv []string) string {
 }
 
 // approve consults the gate. ok is true when the person approved exactly
-// this call; otherwise res is what the handler returns as is: an
-// input-required result (the question) or an isError refusal. The approval
-// is bound to the call's binding, the tool's identity in the set it was
-// prepared in.
-func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, trigger string, p *prepared) (res *mcp.CallToolResult, ok bool) {
-	res, d := s.cfg.Gate.Check(ctx, req, elicit.Prompt{
+// this call; otherwise res and err are what the handler returns as is: an
+// input-required result (the question, maybe asked again), an isError
+// refusal, or the protocol error of a requestState this server did not
+// issue. The approval is bound to the call's binding, the tool's identity
+// in the set it was prepared in.
+func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, trigger string, p *prepared) (res *mcp.CallToolResult, ok bool, err error) {
+	res, d, err := s.cfg.Gate.Check(ctx, req, elicit.Prompt{
 		Tool:        rec.tool,
 		Arguments:   p.call.Arguments(),
 		CommandLine: p.line,
@@ -172,11 +173,14 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 	})
 	rec.decided(d)
 	switch {
+	case err != nil:
+		rec.result = ResultRefused
+		return nil, false, err
 	case d.Approved():
-		return nil, true
+		return nil, true, nil
 	case d.Pending() && res != nil:
 		rec.result = ResultInputRequired
-		return res, false
+		return res, false, nil
 	}
 	// Refused, or a pending decision without its question: fail closed.
 	rec.result = ResultRefused
@@ -184,7 +188,7 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 		rec.decision = string(elicit.CodeError)
 		res = errorResult("the call to %q was not approved, so nothing ran; do not retry unless the user asks you to", rec.tool)
 	}
-	return res, false
+	return res, false, nil
 }
 
 // sameTool is the one check after every wait, right before the run: the

@@ -16,7 +16,11 @@
 // the tools themselves and elicit. Every harness failure (bad arguments, a
 // refusal, a timeout, a failed start, a cancel) is reported to the model as
 // an isError tool result it can act on, never as a protocol error; only a
-// name that is not in the current set is a protocol error ("unknown tool").
+// name that is not in the current set ("unknown tool") and a requestState
+// the server did not issue ([elicit.ErrInvalidState]) are protocol errors,
+// and so is a method of a capability the server does not declare (it
+// declares tools only: prompts, resources, completions and logging are
+// "method not found").
 //
 // # Large tool sets
 //
@@ -56,8 +60,9 @@
 //     [exposure.Call.DisplayArgv] (secret flag values hidden). The
 //     handler's second pass reuses both when the binding and the raw
 //     arguments are unchanged.
-//  7. Gate: [elicit.Gate.Check] asks, or judges the answer against the
-//     prepared call and its binding.
+//  7. Gate: [elicit.Gate.Check] asks, judges the answer against the
+//     prepared call and its binding, or asks again when the answer does
+//     not answer the question asked.
 //  8. Slot: a concurrency slot within its client's share (an HTTP client
 //     may not hold every slot), waiting as long as the call's context allows.
 //  9. Same tool?: after every wait, the name must still have the call's

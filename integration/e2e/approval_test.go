@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,18 +126,24 @@ func TestUnansweredApprovalTimesOut(t *testing.T) {
 			t.Errorf("call log = %v", rec)
 		}
 	})
+	// On 2026-07-28 the client holds the question: a late answer is not
+	// believed, and the person is asked again.
 	t.Run(modernProtocol, func(t *testing.T) {
+		var asked atomic.Int32
 		s := startStdio(t, client{protocol: modernProtocol, elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			time.Sleep(2 * wait) // a person who answers after the state expired
+			if asked.Add(1) == 1 {
+				time.Sleep(2 * wait) // a person who answers after the state expired
+			}
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
 		}}, "--elicit-timeout", wait.String(), fixtureBin)
 		path := filepath.Join(t.TempDir(), "touched")
 		res := s.call(t, "touch", args("path", path))
-		if !res.IsError || exists(path) {
-			t.Fatalf("ran on a late answer: %s", text(res))
+		if res.IsError || !exists(path) || asked.Load() != 2 {
+			t.Fatalf("result %s, asked %d; want asked again, and a run on the answer in time", text(res), asked.Load())
 		}
-		if rec := s.log.callRecord(t, "touch"); rec["decision"] != "expired" {
-			t.Errorf("call log = %v", rec)
+		s.log.reasked(t, "touch", "expired")
+		if rec := s.log.callRecord(t, "touch"); rec["decision"] != "approved" {
+			t.Errorf("call log = %v, want the fresh question's answer approved", rec)
 		}
 	})
 }

@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,11 +53,37 @@ func question(t *testing.T, s *session, a map[string]any) (*mcp.CallToolResult, 
 
 func retry(t *testing.T, s *session, a map[string]any, answers mcp.InputResponseMap, state string) *mcp.CallToolResult {
 	t.Helper()
-	res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: a, InputResponses: answers, RequestState: state})
+	res, err := tryRetry(t, s, a, answers, state)
 	if err != nil {
 		t.Fatalf("retry: %v", err)
 	}
 	return res
+}
+
+func tryRetry(t *testing.T, s *session, a map[string]any, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	t.Helper()
+	return s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: a, InputResponses: answers, RequestState: state})
+}
+
+// askedAgain checks that a retry was answered with a fresh question (a new
+// state), logged with decision code, and that nothing ran; it returns the
+// question and its id.
+func askedAgain(t *testing.T, s *session, res *mcp.CallToolResult, oldState, code string, paths ...string) (*mcp.CallToolResult, string) {
+	t.Helper()
+	if res.IsError || !res.NeedsInput() || len(res.InputRequests) != 1 || res.RequestState == oldState {
+		t.Fatalf("not a fresh question: %s (state %q)", text(res), res.RequestState)
+	}
+	for _, p := range paths {
+		if exists(p) {
+			t.Fatalf("%s was created: the command ran", p)
+		}
+	}
+	s.log.reasked(t, "touch", code)
+	var id string
+	for k := range res.InputRequests {
+		id = k
+	}
+	return res, id
 }
 
 // refused checks that the nth call was refused with decision code and that
@@ -73,6 +101,20 @@ func refused(t *testing.T, s *session, n int, res *mcp.CallToolResult, code stri
 	if rec := s.log.nthCall(t, "touch", n); rec["decision"] != code {
 		t.Errorf("decision = %v, want %s (%v)", rec["decision"], code, rec)
 	}
+}
+
+// reasked waits for the log line of a retry that was asked again: its
+// decision says why its answer was not taken, its result is the question.
+func (b *logBuffer) reasked(t *testing.T, tool, code string) map[string]any {
+	t.Helper()
+	return b.waitRecords(t, "for a call of "+tool+" asked again", func(recs []map[string]any) map[string]any {
+		for _, r := range recs {
+			if r["msg"] == "tool call" && r["tool"] == tool && r["result"] == "input_required" && r["decision"] == code {
+				return r
+			}
+		}
+		return nil
+	})
 }
 
 func TestManualApprovalRunsExactlyOnce(t *testing.T) {
@@ -95,17 +137,22 @@ func TestManualApprovalRunsExactlyOnce(t *testing.T) {
 	refused(t, s, 2, retry(t, s, a, answers, first.RequestState), "replayed", path)
 }
 
+// Every tampered retry fails closed: a changed call is refused, a state this
+// server did not issue is a protocol error (-32602), and an answer that
+// does not answer the question asked is met with a fresh question, which
+// runs the command only once answered itself.
 func TestTamperedRetriesFailClosed(t *testing.T) {
 	cases := []struct {
-		name   string
-		code   string
-		tamper func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any)
+		name    string
+		code    string
+		outcome string // refused, invalid or asked
+		tamper  func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any)
 	}{
-		{"changed arguments", "mismatch", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+		{"changed arguments", "mismatch", "refused", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
 			b := args("path", a["path"].(string)+"-elsewhere")
 			return mcp.InputResponseMap{id: yes}, state, b
 		}},
-		{"forged state", "forged", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+		{"forged state", "forged", "invalid", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
 			forged := []byte(state)
 			i := len(forged) / 2
 			if forged[i] == 'A' {
@@ -115,10 +162,10 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 			}
 			return mcp.InputResponseMap{id: yes}, string(forged), a
 		}},
-		{"answer to a question never asked", "forged", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+		{"answer to a question never asked", "forged", "asked", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
 			return mcp.InputResponseMap{"approve-not-asked": yes}, state, a
 		}},
-		{"answer without state", "forged", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
+		{"answer without state", "forged", "asked", func(state, id string, a map[string]any) (mcp.InputResponseMap, string, map[string]any) {
 			return mcp.InputResponseMap{id: yes}, "", a
 		}},
 	}
@@ -129,10 +176,35 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 			a := args("path", path)
 			first, id := question(t, s, a)
 			answers, state, b := tc.tamper(first.RequestState, id, a)
-			res := retry(t, s, b, answers, state)
-			refused(t, s, 1, res, tc.code, path, b["path"].(string))
-			if strings.Contains(text(res), "approved") && !strings.Contains(text(res), "not") {
-				t.Errorf("refusal reads like an approval: %s", text(res))
+			res, err := tryRetry(t, s, b, answers, state)
+			switch tc.outcome {
+			case "invalid":
+				var werr *jsonrpc.Error
+				if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
+					t.Fatalf("retry = %v, %v; want a -32602 error", res, err)
+				}
+				if exists(path) {
+					t.Fatal("the command ran")
+				}
+				if rec := s.log.nthCall(t, "touch", 1); rec["decision"] != tc.code || rec["result"] != "refused" {
+					t.Errorf("call log = %v, want decision %s, result refused", rec, tc.code)
+				}
+			case "asked":
+				if err != nil {
+					t.Fatalf("retry: %v", err)
+				}
+				again, againID := askedAgain(t, s, res, first.RequestState, tc.code, path)
+				if res := retry(t, s, a, mcp.InputResponseMap{againID: yes}, again.RequestState); res.IsError || !exists(path) {
+					t.Fatalf("answering the fresh question did not run: %s", text(res))
+				}
+			default:
+				if err != nil {
+					t.Fatalf("retry: %v", err)
+				}
+				refused(t, s, 1, res, tc.code, path, b["path"].(string))
+				if strings.Contains(text(res), "approved") && !strings.Contains(text(res), "not") {
+					t.Errorf("refusal reads like an approval: %s", text(res))
+				}
 			}
 		})
 	}
