@@ -215,6 +215,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	}
 	var streamable http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, opts)
 	if !cfg.Stateless {
+		streamable = discoverVersions(cfg.MaxBodyBytes, streamable)
 		streamable = s.endingSessions(streamable)
 		if cfg.MaxSessions > 0 {
 			sessions := &sessionCap{max: cfg.MaxSessions, sessions: s.mcp.Sessions, timeout: cfg.SessionTimeout, log: s.log}
