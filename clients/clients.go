@@ -40,12 +40,16 @@ type stdioEntry struct {
 // them apart from it (on stderr), so the output can be redirected as is.
 var Hints = map[string]string{
 	"claude-desktop": "merge this into the \"mcpServers\" object of claude_desktop_config.json, then restart Claude Desktop",
-	"claude-code":    "run this command (add --scope user before the name to use the server in every project)",
+	"claude-code":    "run this command (add --scope user after the name to use the server in every project)",
 	"vscode":         "merge this into the \"servers\" object of .vscode/mcp.json in the workspace",
 }
 
-// Render renders l in the format the client documents.
+// Render renders l in the format the client documents. l.Name must not be
+// empty nor start with "-", which a command line would read as an option.
 func Render(client string, l Launch) (string, error) {
+	if l.Name == "" || strings.HasPrefix(l.Name, "-") {
+		return "", fmt.Errorf("server name %q cannot name a server in a client configuration; use letters, digits, - and _, not starting with -", l.Name)
+	}
 	switch client {
 	case "claude-desktop":
 		// claude_desktop_config.json: {"mcpServers": {NAME: {command, args, env}}}
@@ -58,13 +62,16 @@ func Render(client string, l Launch) (string, error) {
 			l.Name: {Type: "stdio", Command: l.Command, Args: l.Args, Env: l.Env},
 		}})
 	case "claude-code":
-		// claude mcp add [options] NAME -- COMMAND [args...]; every option
-		// goes before the name.
-		argv := []string{"mcp", "add", "--transport", "stdio"}
+		// claude mcp add NAME [options] -- COMMAND [args...]. Claude Code
+		// parses with commander.js, where --env takes any number of values:
+		// "--env K=V NAME" would read NAME as a second variable. So the name
+		// comes first, and each variable is one word, --env=K=V, after which
+		// nothing is taken as another value.
+		argv := []string{"mcp", "add", l.Name, "--transport", "stdio"}
 		for _, k := range sortedKeys(l.Env) {
-			argv = append(argv, "--env", k+"="+l.Env[k])
+			argv = append(argv, "--env="+k+"="+l.Env[k])
 		}
-		argv = append(argv, l.Name, "--", l.Command)
+		argv = append(argv, "--", l.Command)
 		argv = append(argv, l.Args...)
 		return execrunner.DisplayCommandLine("claude", argv) + "\n", nil
 	default:

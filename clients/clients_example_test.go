@@ -19,6 +19,6 @@ func ExampleRender() {
 	fmt.Print(out)
 	fmt.Println(clients.Hints["claude-code"])
 	// Output:
-	// claude mcp add --transport stdio --env NATS_CONTEXT=prod nats -- /usr/local/bin/fisk-mcp serve --confirm-tag=impact:rw /usr/bin/nats
-	// run this command (add --scope user before the name to use the server in every project)
+	// claude mcp add nats --transport stdio --env=NATS_CONTEXT=prod -- /usr/local/bin/fisk-mcp serve --confirm-tag=impact:rw /usr/bin/nats
+	// run this command (add --scope user after the name to use the server in every project)
 }

@@ -42,8 +42,15 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
+	name := serverKey(p.Serving.Server.Name, p.Apps)
+	if p.Serving.Server.Name == "" {
+		// The server names itself as the client knows it: the approval
+		// prompt then says which server asks in the words the person
+		// registered. A name of the person's own (flag or file) stays.
+		args = append(args, "--name="+name)
+	}
 	l := clients.Launch{
-		Name:    serverKey(p.Serving.Server.Name, p.Apps),
+		Name:    name,
 		Command: exe,
 		Args:    append(append([]string{"serve"}, args...), apps...),
 		Env:     env,

@@ -67,7 +67,7 @@ func TestClientConfigurationsParseBackWithAbsolutePaths(t *testing.T) {
 			if srv.Command != "/opt/fisk-mcp/bin/fisk-mcp" {
 				t.Errorf("command = %q", srv.Command)
 			}
-			want := []string{"serve", "--config=" + cfg, "--confirm-tag=ops:prod", "--timeout=1m0s", "--no-watch", "js=" + app}
+			want := []string{"serve", "--config=" + cfg, "--confirm-tag=ops:prod", "--timeout=1m0s", "--no-watch", "--name=js", "js=" + app}
 			if !slices.Equal(srv.Args, want) {
 				t.Errorf("args = %q\nwant   %q", srv.Args, want)
 			}
@@ -93,20 +93,46 @@ func TestClaudeCodeConfigurationIsAClaudeMCPAddLine(t *testing.T) {
 		t.Errorf("want one line, got %q", out)
 	}
 	words := strings.Fields(out)
-	// Options must precede the server name, and the server's command line
-	// follows "--".
+	// The server name comes first: Claude Code's --env takes several values
+	// and would read a name after it as one. Each variable is one word, and
+	// the server's command line follows "--".
 	sep := slices.Index(words, "--")
-	if sep < 0 || words[sep-1] != "my-tools" || words[sep+1] != "/opt/fisk-mcp/bin/fisk-mcp" || words[sep+2] != "serve" {
+	if sep < 0 || words[sep+1] != "/opt/fisk-mcp/bin/fisk-mcp" || words[sep+2] != "serve" {
 		t.Fatalf("layout wrong: %q", out)
 	}
-	if !slices.Equal(words[:7], []string{"claude", "mcp", "add", "--transport", "stdio", "--env", "A=b"}) {
-		t.Errorf("options = %q", words[:7])
+	if !slices.Equal(words[:sep], []string{"claude", "mcp", "add", "my-tools", "--transport", "stdio", "--env=A=b"}) {
+		t.Errorf("options = %q", words[:sep])
 	}
 	if words[len(words)-1] != app {
 		t.Errorf("app not absolute last: %q", out)
 	}
 	if !strings.Contains(out, "'--include=^stream_'") || !strings.Contains(out, "'--name=my tools'") {
 		t.Errorf("shell quoting missing: %q", out)
+	}
+}
+
+// The server the client registers names itself by that name, so its
+// approval prompts say "fisk-demo", not "fisk-mcp"; a name the person gave
+// is passed as given.
+func TestClientConfigurationsPassTheNameTheyRegister(t *testing.T) {
+	for _, client := range []string{"claude-desktop", "vscode", "claude-code"} {
+		t.Run(client, func(t *testing.T) {
+			dir, _, _ := configFixture(t)
+			out, err := runConfigCommand(t, dir, client, "./nats")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(out, "--name="); n != 1 || !strings.Contains(out, `--name=nats`) {
+				t.Errorf("want the server started with --name=nats once: %s", out)
+			}
+			out, err = runConfigCommand(t, dir, client, "--name", "ops", "./nats")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(out, "--name="); n != 1 || !strings.Contains(out, `--name=ops`) {
+				t.Errorf("want the person's --name=ops once: %s", out)
+			}
+		})
 	}
 }
 
