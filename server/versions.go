@@ -32,8 +32,9 @@ func statefulVersions() []string {
 // it is answered here instead, with the versions discover lists.
 //
 // Only requests whose Mcp-Protocol-Version header names a version this
-// transport does not serve are read ahead; every other request passes
-// untouched, body and all.
+// transport does not serve are read ahead, and only a discover whose body
+// asks for that same, unknown, version is answered here; every other
+// request passes untouched, body and all.
 func discoverVersions(maxBody int64, next http.Handler) http.Handler {
 	served := statefulVersions()
 	known := mcp.SupportedProtocolVersions()
@@ -50,7 +51,8 @@ func discoverVersions(maxBody int64, next http.Handler) http.Handler {
 			return
 		}
 		id, requested, ok := discoverRequest(body)
-		if !ok || slices.Contains(known, requested) {
+		if !ok || requested != header || slices.Contains(known, requested) {
+			// A header that disagrees with the body is the SDK's to report.
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -85,6 +85,12 @@ func TestDiscoverAndTheUnsupportedVersionErrorNameTheSameVersions(t *testing.T) 
 			if !slices.Equal(rpcErr.Data.Supported, disc.SupportedVersions) || rpcErr.Data.Requested != "v999.0.0" {
 				t.Errorf("-32022 lists %v (requested %q); server/discover lists %v", rpcErr.Data.Supported, rpcErr.Data.Requested, disc.SupportedVersions)
 			}
+
+			// A header that disagrees with the body is still a mismatch.
+			resp = post(t, base, discoverBody("v999.0.0"), map[string]string{"Mcp-Protocol-Version": modernVersion, "Mcp-Method": "server/discover"})
+			if _, rpcErr = rpcResponse(t, resp); rpcErr == nil || rpcErr.Code != mcp.CodeHeaderMismatch {
+				t.Errorf("discover for v999.0.0 under a %s header: error %+v, want a header mismatch", modernVersion, rpcErr)
+			}
 		})
 	}
 }
