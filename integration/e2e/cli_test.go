@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestToolsPrintsAReadableTable(t *testing.T) {
@@ -214,8 +217,20 @@ func TestConfigPrintsAClientConfigurationForThisBinary(t *testing.T) {
 	if !ok || srv.Type != "stdio" || srv.Command != fiskMCP {
 		t.Fatalf("config = %s", out)
 	}
-	if want := []string{"serve", "--confirm-tag=ops:prod", fixtureBin}; !slices.Equal(srv.Args, want) {
-		t.Errorf("args = %q, want %q", srv.Args, want)
+	if want := []string{"serve", "--confirm-tag=ops:prod", "--name=fisk-fixture", fixtureBin}; !slices.Equal(srv.Args, want) {
+		t.Fatalf("args = %q, want %q", srv.Args, want)
+	}
+
+	// Started as configured, the server asks for approval under the name
+	// the client knows it by.
+	var asked string
+	s := startStdio(t, client{protocol: modernProtocol, elicit: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked = req.Params.Message
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}}, srv.Args[1:]...)
+	s.call(t, "touch", args("path", filepath.Join(t.TempDir(), "touched")))
+	if !strings.Contains(asked, `"fisk-fixture"`) {
+		t.Errorf("approval prompt %q does not name the server fisk-fixture", asked)
 	}
 }
 
