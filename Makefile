@@ -1,5 +1,6 @@
 # Build, run and test fisk-mcp. `make test` is what CI runs: it needs only Go
-# and the Go module proxy.
+# and the Go module proxy (where npm is installed, the end-to-end tests also
+# run the official MCP conformance suite from the npm registry).
 
 GO       ?= go
 BIN      := bin
