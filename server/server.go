@@ -65,10 +65,9 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 	})
 	// Each wraps the chain built so far: the gate's middleware bounds the
 	// SDK's wait for a person, the server's sees each tools/call once and
-	// writes its line, the list middleware answers tools/list for a deferred
-	// set, and the
-	// outermost refuses the methods of capabilities the server does not
-	// declare.
+	// writes its line, the list middleware answers tools/list for a
+	// deferred set, and the outermost refuses the methods of capabilities
+	// the server does not declare.
 	s.mcp.AddReceivingMiddleware(cfg.Gate.Middleware())
 	s.mcp.AddReceivingMiddleware(s.callMiddleware)
 	s.mcp.AddReceivingMiddleware(s.listMiddleware)
