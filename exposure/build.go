@@ -27,9 +27,10 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 type appContext struct {
 	app         *LoadedApp
 	globals     []*fisk.FlagModel
-	globalsHash digest    // identifies globals in every command's descriptor hash
-	groups      groupTags // the tags commands inherit from their groups
-	envars      []string  // declared by the application (declaredEnvars), shared
+	globalsHash digest               // identifies globals in every command's descriptor hash
+	groups      groupTags            // the tags commands inherit from their groups
+	envars      []string             // declared by the application (declaredEnvars), shared
+	examples    map[string][]Example // by full command; see indexExamples
 }
 
 // candidate is a tool claiming a final name. Application commands are only
@@ -146,7 +147,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 	}
 	slices.SortFunc(leaves, compareLeaves)
 
-	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model), envars: declaredEnvars(a.Model)}
+	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model), envars: declaredEnvars(a.Model), examples: indexExamples(a.Model)}
 	if doc, err := json.Marshal(globals); err == nil {
 		ctx.globalsHash = sha256.Sum256(doc)
 	} else {
@@ -365,6 +366,8 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		inputs:      commandSchemaInputs{mode: mode, source: source, globals: c.app.globalsHash},
 		envars:      c.app.envars,
 		secretFlags: p.SecretFlags,
+		aliases:     c.leaf.Aliases,
+		examples:    c.app.examples[title],
 	}
 	if id := c.app.app.identity; id != nil {
 		t.bindTo(*id)

@@ -26,6 +26,8 @@ type commandTool struct {
 	trigger     string // "" when ungated
 	cmd         *schema.Command
 	inputs      commandSchemaInputs
+	aliases     [][]string // by level of the path; see Aliased
+	examples    []Example
 	loaded      loadedBinary // the binary file as it was when the tool was loaded
 	envars      []string     // the application's declared variables; shared, read only
 	secretFlags []string     // the operator's secret flags (Policy.SecretFlags); shared, read only
@@ -56,6 +58,8 @@ var (
 	_ Sourced           = (*commandTool)(nil)
 	_ Deferrable        = (*commandTool)(nil)
 	_ EnvDeclarer       = (*commandTool)(nil)
+	_ Aliased           = (*commandTool)(nil)
+	_ Exemplified       = (*commandTool)(nil)
 )
 
 // describeCommand returns the human description and the model description
@@ -87,6 +91,19 @@ func (t *commandTool) Presentation() Presentation { return PresentationCommand }
 func (t *commandTool) Source() string { return t.source }
 func (t *commandTool) Title() string  { return t.title }
 func (t *commandTool) Tags() []string { return slices.Clone(t.tags) }
+
+func (t *commandTool) Aliases() [][]string {
+	if t.aliases == nil {
+		return nil
+	}
+	out := make([][]string, len(t.aliases))
+	for i, a := range t.aliases {
+		out[i] = slices.Clone(a)
+	}
+	return out
+}
+
+func (t *commandTool) Examples() []Example { return slices.Clone(t.examples) }
 
 // NoDefer reports ai:no_defer on the command or a group above it: where a
 // tool is listed is not a safety decision, so a group may ask it for the

@@ -17,6 +17,12 @@ type digest [32]byte
 // tools with the same name and the same descriptor hash are the same tool
 // for Diff.
 //
+// Aliases and examples (Aliased, Exemplified) are left out on purpose:
+// no client is shown them and no call depends on them, so a reload that
+// changes only those must not tell clients the list changed. What they
+// change is how a search ranks, and a search index is built from each
+// published set itself, not from the diff, so it follows them anyway.
+//
 // It is computed once, at build time, by streaming the descriptor in
 // canonical form (package canonical) into SHA-256: marshalling the schema
 // with encoding/json and hashing the result costs as much as compiling it.

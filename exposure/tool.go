@@ -93,6 +93,40 @@ type Sourced interface {
 	Tags() []string
 }
 
+// Aliased is implemented by tools that answer to other words than those
+// of their title: a command whose application accepts aliases for it or
+// for a group above it (stream rm is also stream delete, and stream also
+// str). Aliases are not part of what a client is shown; they help a
+// search find the tool.
+type Aliased interface {
+	// Aliases are the other names of each word of the title, outermost
+	// first: Aliases()[i] are those of its i-th word, nil for a word
+	// without any. It is nil when no word has any. Levels rather than
+	// whole alternative paths, because the paths multiply (five names of
+	// stream and three of rm make fifteen) and say nothing more. A fresh
+	// copy.
+	Aliases() [][]string
+}
+
+// Example is one example command line an application gives for a tool,
+// with the note the application wrote above it.
+type Example struct {
+	// Note is the comment above the command line, without its "#"
+	// markers, one comment a line; "" when there is none.
+	Note string
+	// Command is the command line as the application wrote it.
+	Command string
+}
+
+// Exemplified is implemented by tools the application gives examples for:
+// the lines of its cheat sheets that run the tool. Like aliases, examples
+// are not part of what a client is shown.
+type Exemplified interface {
+	// Examples are the tool's examples in the order the cheat sheets
+	// give them (a fresh copy; nil when there are none).
+	Examples() []Example
+}
+
 // Kind is the accounting axis of a tool; it appears in every log line.
 type Kind string
 

@@ -15,6 +15,11 @@ type Leaf struct {
 	// Command is the node in the model Walk was given; treat it as
 	// read-only, it is shared with the model.
 	Command *fisk.CmdModel
+	// Aliases are the other names the application accepts for each level
+	// of Path: Aliases[i] are those of Path[i] (stream rm is also stream
+	// delete). It is nil when no level has any, else as long as Path, and
+	// shares its inner slices with the model.
+	Aliases [][]string
 }
 
 // Name is the leaf's path joined with "_" (auth user add -> auth_user_add).
@@ -35,7 +40,7 @@ func Walk(app *fisk.ApplicationModel) ([]Leaf, error) {
 		return nil, nil
 	}
 	w := walker{}
-	w.walk(app.Commands, nil)
+	w.walk(app.Commands, nil, nil)
 	if len(w.missing) > 0 {
 		return nil, &MissingSchemaError{Commands: w.missing}
 	}
@@ -47,7 +52,9 @@ type walker struct {
 	missing []string
 }
 
-func (w *walker) walk(cmds []*fisk.CmdModel, parent []string) {
+// walk visits cmds below parent; aliases are those of parent's levels, nil
+// when none has any.
+func (w *walker) walk(cmds []*fisk.CmdModel, parent []string, aliases [][]string) {
 	for _, cmd := range cmds {
 		if cmd == nil || cmd.Hidden {
 			continue
@@ -55,14 +62,20 @@ func (w *walker) walk(cmds []*fisk.CmdModel, parent []string) {
 		path := make([]string, len(parent)+1)
 		copy(path, parent)
 		path[len(parent)] = cmd.Name
+		levels := aliases
+		if levels != nil || len(cmd.Aliases) > 0 {
+			levels = make([][]string, len(path))
+			copy(levels, aliases)
+			levels[len(parent)] = cmd.Aliases
+		}
 		if cmd.CmdGroupModel != nil && len(cmd.Commands) > 0 {
-			w.walk(cmd.Commands, path)
+			w.walk(cmd.Commands, path, levels)
 			continue
 		}
 		if cmd.Schema == nil || cmd.RestrictedSchema == nil {
 			w.missing = append(w.missing, strings.Join(path, " "))
 			continue
 		}
-		w.leaves = append(w.leaves, Leaf{Path: path, Command: cmd})
+		w.leaves = append(w.leaves, Leaf{Path: path, Command: cmd, Aliases: levels})
 	}
 }

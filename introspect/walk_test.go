@@ -199,3 +199,23 @@ func mustWalk(t *testing.T) []Leaf {
 	}
 	return leaves
 }
+
+func TestWalkGivesEachLeafTheAliasesOfEveryLevelOfItsPath(t *testing.T) {
+	leaves, err := Walk(fixtureModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][][]string{}
+	for _, l := range leaves {
+		got[l.Name()] = l.Aliases
+	}
+	if want := [][]string{nil, {"member"}, {"rm", "expel"}}; !slices.EqualFunc(got["admin_user_delete"], want, slices.Equal) {
+		t.Errorf("admin user delete aliases = %q, want %q", got["admin_user_delete"], want)
+	}
+	if want := [][]string{nil, {"member"}, nil}; !slices.EqualFunc(got["admin_user_add"], want, slices.Equal) {
+		t.Errorf("admin user add aliases = %q, want %q (the group's, none of its own)", got["admin_user_add"], want)
+	}
+	if got["echo"] != nil || got["admin_purge"] != nil {
+		t.Errorf("commands without aliases at any level got %q and %q, want nil", got["echo"], got["admin_purge"])
+	}
+}
