@@ -3,8 +3,10 @@
 // find the few tools it needs without reading all their definitions.
 //
 // An [Index] is built once per tool set from plain [Entry] values (name,
-// title, description, long help, tags, parameter names); [FromToolSet]
-// makes them from a served [exposure.ToolSet]. [Index.Search] returns the
+// title, description, long help, tags, parameter names, the aliases the
+// application accepts for the words of the command path, and the notes of
+// its cheat sheets' examples); [FromToolSet] makes them from a served
+// [exposure.ToolSet]. [Index.Search] returns the
 // names of the best entries with their scores; [Index.Entry] returns one
 // entry by name, for a caller that describes chosen tools; [Index.Closest]
 // names the tools an unknown name most likely meant.
@@ -15,7 +17,12 @@
 // twice one of the summary; long help and parameter names count little),
 // with the weights tuned on one part of a labelled set of requests for the
 // nats CLI and measured on a held-out part written before the tuning (see
-// testdata). Text and query go through the same analysis:
+// testdata). An alias is another name for a word of the path (stream rm is
+// also stream delete, and stream also str) and counts as the name does,
+// but only for what the name does not already say (rm and delete are one
+// word to the index); one-letter aliases are left out. An example's note
+// counts as long help does. Neither was tuned: each takes the weights of
+// the field it is like. Text and query go through the same analysis:
 //
 //   - words are runs of letters and digits; the tools' identifiers (names,
 //     tags, parameters) are also split at case changes (listUsers), prose
@@ -46,7 +53,7 @@
 // query says, each name word counting by its rarity: the command path is
 // the best summary of what a tool does, and a word of it the query does
 // not say ("bench" in bench pub, for "send a message") speaks for another
-// tool.
+// tool. A query that says an alias says the word it stands for, once.
 //
 // Every rule is about CLIs and English, not about one tool set: none names
 // a tool, and the vocabulary holds words any fisk CLI may use, plus a few

@@ -16,6 +16,16 @@ type Entry struct {
 	Tags []string `json:"tags,omitempty"`
 	// Params are the names of the tool's flags and arguments.
 	Params []string `json:"params,omitempty"`
+	// Aliases are the other words the application accepts for words of
+	// the title, by the word they stand for (rm: delete, del; stream:
+	// str). They rank as the name does, and a query that says an alias
+	// says the word it stands for.
+	Aliases map[string][]string `json:"aliases,omitempty"`
+	// Examples are what the application's cheat sheets say above the
+	// command lines that run the tool ("Purge messages from streams"),
+	// each once. They rank as the long help does; the command lines
+	// themselves repeat the name and example values, and are left out.
+	Examples []string `json:"examples,omitempty"`
 	// ReadOnly and Gated are carried for the caller that presents a hit
 	// (which executor runs it, whether a person is asked). Gated does not
 	// change the ranking; ReadOnly favours the entry for a query that

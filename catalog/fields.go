@@ -1,5 +1,11 @@
 package catalog
 
+import (
+	"maps"
+	"slices"
+	"unicode/utf8"
+)
+
 // field is a part of an entry that the ranking weighs on its own (BM25F):
 // a word in a tool's name says more than the same word in its long help.
 type field int
@@ -10,6 +16,8 @@ const (
 	fieldDetail
 	fieldTags
 	fieldParams
+	fieldAliases  // the words an alias says that the name does not
+	fieldExamples // the notes of the cheat sheets
 	numFields
 )
 
@@ -36,10 +44,13 @@ type weights struct {
 // They sit inside a broad plateau of equal recall (k1 1.6-2, name weight
 // 1.5-4, name b 0.3-0.75), not on a lone peak: a word in the name counts
 // twice a word of the summary, long help and parameter names count little.
+// Aliases and examples were not tuned: an alias is another name, so it
+// takes the name's weight, and an example's note is help, so it takes the
+// long help's.
 var rankedWeights = weights{
 	k1:          1.6,
-	b:           [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5},
-	field:       [numFields]float64{3, 1.5, 0.5, 1, 0.6},
+	b:           [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5, 0.5, 0.75},
+	field:       [numFields]float64{3, 1.5, 0.5, 1, 0.6, 3, 0.5},
 	reads:       0.8,
 	readOnly:    1.2,
 	modifier:    0.8,
@@ -60,6 +71,9 @@ type docTerms struct {
 	length fieldCounts
 	counts []termCount // in order of first occurrence
 	at     map[int32]int
+	// stands maps an alias term to the name terms of the word it is an
+	// alias of: saying the alias says them (see Index.cover).
+	stands map[int32][]int32
 }
 
 type termCount struct {
@@ -131,7 +145,61 @@ func (x *Index) analyzeEntry(e Entry, single bool) docTerms {
 	for _, p := range e.Params {
 		x.an.each(p, true, &sc, add(fieldParams))
 	}
+	if !single {
+		x.analyzeAliases(e.Aliases, &d, &sc)
+	} else {
+		for _, word := range slices.Sorted(maps.Keys(e.Aliases)) {
+			for _, a := range e.Aliases[word] {
+				x.an.each(a, true, &sc, add(fieldName))
+			}
+		}
+	}
+	for _, note := range e.Examples {
+		x.an.each(note, false, &sc, add(fieldExamples))
+	}
 	return d
+}
+
+// minAlias is the shortest alias that is read as a word: a one-letter
+// alias (s for stream) saves a keystroke and says nothing.
+const minAlias = 2
+
+// analyzeAliases adds to d the terms of aliases that its name does not
+// already hold, each once: most aliases are the CLI vocabulary's own
+// equivalents (rm for delete, ls for list) and must not count a word of
+// the name twice. Each such term stands for the name terms of the word it
+// is an alias of.
+func (x *Index) analyzeAliases(aliases map[string][]string, d *docTerms, sc *scratch) {
+	for _, word := range slices.Sorted(maps.Keys(aliases)) {
+		var stands []int32
+		x.an.each(word, true, sc, func(w []byte, class string) {
+			if t, ok := x.lookup(w, class); ok && d.count(t, fieldName) > 0 && !slices.Contains(stands, t) {
+				stands = append(stands, t)
+			}
+		})
+		for _, a := range aliases[word] {
+			if utf8.RuneCountInString(a) < minAlias {
+				continue
+			}
+			x.an.each(a, true, sc, func(w []byte, class string) {
+				t := x.term(w, class)
+				if d.count(t, fieldName) > 0 {
+					return
+				}
+				if d.count(t, fieldAliases) == 0 {
+					d.add(t, fieldAliases)
+				}
+				if d.stands == nil {
+					d.stands = map[int32][]int32{}
+				}
+				for _, s := range stands {
+					if !slices.Contains(d.stands[t], s) {
+						d.stands[t] = append(d.stands[t], s)
+					}
+				}
+			})
+		}
+	}
 }
 
 // term returns the term of an analysed word, creating it.

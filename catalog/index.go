@@ -31,7 +31,8 @@ type Index struct {
 	// cover the weight of a name wholly said by a query (see Search).
 	nameIDF  []float32
 	cover    float64
-	sorted   []namedTerm // the terms with postings, by text
+	stands   [][]standing // see posting.stands
+	sorted   []namedTerm  // the terms with postings, by text
 	modifier float32
 	an       analyzer
 	states   sync.Pool // *searchState
@@ -43,6 +44,15 @@ type posting struct {
 	doc    int32
 	impact float32
 	name   float32 // the term's idf when the entry's name holds it, else 0
+	// stands is, for a term of the entry's aliases, 1 + the index in
+	// Index.stands of the name terms it stands for; else 0.
+	stands int32
+}
+
+// standing is a name term an alias stands for, with its idf.
+type standing struct {
+	term int32
+	idf  float32
 }
 
 type namedTerm struct {
@@ -77,9 +87,7 @@ func (x *Index) Entry(name string) (Entry, bool) {
 	if !ok {
 		return Entry{}, false
 	}
-	e := x.entries[i]
-	e.Tags, e.Params = slices.Clone(e.Tags), slices.Clone(e.Params)
-	return e, true
+	return cloneEntry(x.entries[i]), true
 }
 
 func build(entries []Entry, an analyzer, w weights) *Index {
@@ -89,8 +97,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			continue
 		}
 		x.byName[e.Name] = 0
-		e.Tags, e.Params = slices.Clone(e.Tags), slices.Clone(e.Params)
-		x.entries = append(x.entries, e)
+		x.entries = append(x.entries, cloneEntry(e))
 	}
 	slices.SortFunc(x.entries, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	for i, e := range x.entries {
@@ -136,6 +143,15 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			if tc.n[fieldName] > 0 && !w.singleField {
 				p.name = float32(idf)
 				x.nameIDF[i] += p.name
+			}
+			if stands := d.stands[tc.term]; len(stands) > 0 {
+				credit := make([]standing, len(stands))
+				for j, s := range stands {
+					m := float64(df[s])
+					credit[j] = standing{s, float32(math.Log(1 + (n-m+0.5)/(m+0.5)))}
+				}
+				x.stands = append(x.stands, credit)
+				p.stands = int32(len(x.stands))
 			}
 			x.postings[tc.term] = append(x.postings[tc.term], p)
 		}
@@ -184,4 +200,17 @@ func (x *Index) linkVocabulary(w weights) {
 			x.reads = append(x.reads, readTerm{t, float32(r.weight) * w.reads, r.number})
 		}
 	}
+}
+
+// cloneEntry returns e sharing nothing with it.
+func cloneEntry(e Entry) Entry {
+	e.Tags, e.Params, e.Examples = slices.Clone(e.Tags), slices.Clone(e.Params), slices.Clone(e.Examples)
+	if e.Aliases != nil {
+		a := make(map[string][]string, len(e.Aliases))
+		for word, aliases := range e.Aliases {
+			a[word] = slices.Clone(aliases)
+		}
+		e.Aliases = a
+	}
+	return e
 }

@@ -106,8 +106,8 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 			}
 		}
 	}
-	// Reached on the held-out tasks: recall@5 78.0 %, recall@1 46.3 %.
-	const floor5, floor1 = 0.75, 0.43
+	// Reached on the held-out tasks: recall@5 78.0 %, recall@1 49.6 %.
+	const floor5, floor1 = 0.75, 0.46
 	r := measure(rankedIdx, heldout)
 	if r.ratio(r.at5) < floor5 || r.ratio(r.at1) < floor1 {
 		t.Errorf("held-out quality fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*floor5, 100*floor1)

@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // maxQuery bounds the bytes of a query that are read, and maxQueryTerms the
 // terms it is ranked by; the rest is ignored, so a pasted wall of text
@@ -99,6 +102,9 @@ func (x *Index) Search(query string, limit int) []Hit {
 			}
 			st.scores[p.doc] += float64(q.weight) * float64(p.impact)
 			st.covered[p.doc] += float64(q.weight) * float64(p.name)
+			if p.stands != 0 {
+				st.covered[p.doc] += float64(q.weight) * x.aliasCover(st, p.stands-1)
+			}
 		}
 	}
 	if st.read {
@@ -241,6 +247,20 @@ func (x *Index) rankCover(st *searchState) {
 			st.scores[d] *= 1 + x.cover*said*said
 		}
 	}
+}
+
+// aliasCover is how much of an entry's name an alias the query says
+// says: the idf of the name terms it stands for, but of those the query
+// does not say itself, which count already ("micro services" says
+// service once, not twice).
+func (x *Index) aliasCover(st *searchState, stands int32) float64 {
+	var idf float64
+	for _, s := range x.stands[stands] {
+		if !slices.ContainsFunc(st.query, func(q queryTerm) bool { return q.term == s.term }) {
+			idf += float64(s.idf)
+		}
+	}
+	return idf
 }
 
 // maxAcronym is the longest word in capitals still read as a word of the

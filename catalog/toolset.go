@@ -3,11 +3,14 @@ package catalog
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
 // FromToolSet returns one entry per tool of s, in the set's order (by name).
+// Title, tags, aliases and examples come from the capabilities a tool has
+// ([exposure.Sourced], [exposure.Aliased], [exposure.Exemplified]).
 // gated reports whether a tool needs a person's approval; it is the caller's
 // to supply because the index does not consult the gate, and a nil gated
 // leaves every entry ungated. Params are the top-level property names of
@@ -26,6 +29,8 @@ func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool) []Entry {
 			e.Tags = src.Tags()
 		}
 		e.Detail = detail(t.ModelDescription(), e.Description, e.Tags)
+		e.Aliases = aliases(t, e.Title)
+		e.Examples = examples(t)
 		if props, ok := t.InputSchema()["properties"].(map[string]any); ok {
 			for name := range props {
 				e.Params = append(e.Params, name)
@@ -52,4 +57,49 @@ func detail(model, summary string, tags []string) string {
 		rest = strings.TrimSuffix(rest, "Tags: "+strings.Join(tags, ", "))
 	}
 	return strings.TrimSpace(rest)
+}
+
+// aliases maps each word of title to the aliases t gives for it (see
+// exposure.Aliased, whose levels are the title's words), leaving out the
+// one-letter ones the index ignores (see minAlias).
+func aliases(t exposure.Tool, title string) map[string][]string {
+	a, ok := t.(exposure.Aliased)
+	if !ok {
+		return nil
+	}
+	words := strings.Fields(title)
+	var out map[string][]string
+	for i, level := range a.Aliases() {
+		if i >= len(words) {
+			continue
+		}
+		for _, alias := range level {
+			if utf8.RuneCountInString(alias) >= minAlias && !slices.Contains(out[words[i]], alias) {
+				if out == nil {
+					out = map[string][]string{}
+				}
+				out[words[i]] = append(out[words[i]], alias)
+			}
+		}
+	}
+	return out
+}
+
+// examples are the distinct lines of the notes of t's examples: a note
+// that heads a paragraph is above each of its command lines, and counts
+// once.
+func examples(t exposure.Tool) []string {
+	e, ok := t.(exposure.Exemplified)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, ex := range e.Examples() {
+		for line := range strings.Lines(ex.Note) {
+			if line = strings.TrimSpace(line); line != "" && !slices.Contains(out, line) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"testing"
 
@@ -45,5 +46,43 @@ func TestFromToolSetTakesNamesParamsBehaviourAndTheCallersGate(t *testing.T) {
 
 func equalEntry(a, b catalog.Entry) bool {
 	return a.Name == b.Name && a.Title == b.Title && a.Description == b.Description && a.Detail == b.Detail &&
-		slices.Equal(a.Tags, b.Tags) && slices.Equal(a.Params, b.Params) && a.ReadOnly == b.ReadOnly && a.Gated == b.Gated
+		slices.Equal(a.Tags, b.Tags) && slices.Equal(a.Params, b.Params) && a.ReadOnly == b.ReadOnly && a.Gated == b.Gated &&
+		maps.EqualFunc(a.Aliases, b.Aliases, slices.Equal) && slices.Equal(a.Examples, b.Examples)
+}
+
+// aliasedTool is a caller-supplied tool that has aliases and examples, as
+// command tools do.
+type aliasedTool struct{ exposure.Tool }
+
+func (aliasedTool) Source() string      { return "custom" }
+func (aliasedTool) Title() string       { return "clock set" }
+func (aliasedTool) Tags() []string      { return nil }
+func (aliasedTool) Aliases() [][]string { return [][]string{{"time", "t"}, nil} }
+func (aliasedTool) Examples() []exposure.Example {
+	return []exposure.Example{
+		{Note: "Setting the clock\nto an hour", Command: "app clock set 10:00"},
+		{Note: "Setting the clock", Command: "app clock set --utc"},
+		{Command: "app clock set"},
+	}
+}
+
+func TestFromToolSetTakesAliasesByWordAndTheDistinctLinesOfExampleNotes(t *testing.T) {
+	base, err := exposure.NewCustomTool(exposure.CustomSpec{
+		Name: "clock_set", Description: "Sets the clock", InputSchema: map[string]any{"type": "object"},
+		Fn: func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := exposure.Build(nil, []exposure.Tool{aliasedTool{base}}, exposure.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := catalog.FromToolSet(set, nil)[0]
+	if want := map[string][]string{"clock": {"time"}}; !maps.EqualFunc(e.Aliases, want, slices.Equal) {
+		t.Errorf("aliases = %q, want %q (one-letter ones left out)", e.Aliases, want)
+	}
+	if want := []string{"Setting the clock", "to an hour"}; !slices.Equal(e.Examples, want) {
+		t.Errorf("examples = %q, want %q", e.Examples, want)
+	}
 }
