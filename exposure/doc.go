@@ -24,9 +24,11 @@
 // Kind-specific policy is deliberately not folded into Tool. A consumer that
 // needs to know whether a tool is gated asks for [Confirmable]; one that
 // needs MCP annotations asks for [BehaviorDescriber]; kind and presentation
-// come from [Describer], titles and tags from [Sourced]. Exposure is the one
-// exception: it is part of Tool so that the compiler forces every new kind
-// of tool to answer it.
+// come from [Describer], titles and tags from [Sourced], the other words a
+// command answers to and the application's examples of it from [Aliased]
+// and [Exemplified] (for a search; no client is shown them). Exposure is
+// the one exception: it is part of Tool so that the compiler forces every
+// new kind of tool to answer it.
 //
 // The package does not serve, gate or run anything, and knows nothing of
 // MCP: it describes tools and prepares their calls.
