@@ -74,6 +74,13 @@ type Config struct {
 	// DeferThreshold is the number of served tools above which DeferAuto
 	// defers; 0 means DefaultDeferThreshold.
 	DeferThreshold int
+	// OutputSchema advertises the CommandResult envelope as the
+	// outputSchema of every command tool. Off by default: the schema is the
+	// same on every tool, models never see it, and a client may compile a
+	// validator for each one on every tools/list (the TypeScript SDK's
+	// does). The envelope is returned as structuredContent either way,
+	// which the protocol allows without an output schema.
+	OutputSchema bool
 	// DrainTimeout is how long ServeStdio lets in-flight calls finish after
 	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
 	// HTTPConfig.DrainTimeout, when set, takes precedence for HTTPServer.Serve.

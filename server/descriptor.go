@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -66,28 +67,50 @@ func titleOf(t exposure.Tool) string {
 	return t.Name()
 }
 
-// descriptor builds the MCP tool descriptor the SDK registers for t.
-func descriptor(t exposure.Tool) *mcp.Tool {
+// descriptor builds the MCP tool descriptor the SDK registers for t; with
+// outputSchema, a command tool advertises the CommandResult envelope (see
+// Config.OutputSchema).
+//
+// The input schema is encoded once, here, as the SDK encodes messages (no
+// HTML escaping), so the registration key, the SDK's own checks in AddTool
+// and every tools/list copy bytes instead of walking the map again.
+//
+// The annotations say each thing once, to keep tools/list light: the title
+// is the tool's own (annotations.title only repeats it for clients older
+// than protocol 2025-06-18), and a read-only tool carries readOnlyHint
+// alone, since the protocol gives destructiveHint and idempotentHint meaning
+// only when readOnlyHint is false. Their defaults (destructive, not
+// idempotent) are the conservative reading for a client that ignores that.
+func descriptor(t exposure.Tool, outputSchema bool) *mcp.Tool {
 	b := exposure.BehaviorOf(t)
-	title := titleOf(t)
 	desc := &mcp.Tool{
 		Name:        t.Name(),
-		Title:       title,
+		Title:       titleOf(t),
 		Description: t.ModelDescription(),
-		InputSchema: t.InputSchema(),
-		Annotations: &mcp.ToolAnnotations{
-			Title:           title,
-			ReadOnlyHint:    b.ReadOnly,
-			DestructiveHint: &b.Destructive,
-			IdempotentHint:  b.Idempotent,
-			OpenWorldHint:   &b.OpenWorld,
-		},
+		InputSchema: encodedSchema(t.InputSchema()),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: b.ReadOnly, OpenWorldHint: &b.OpenWorld},
 	}
-	desc.Meta = vendorMeta(t, title)
-	if returnsCommandResult(t) {
+	desc.Meta = vendorMeta(t, desc.Title)
+	if !b.ReadOnly {
+		desc.Annotations.DestructiveHint = &b.Destructive
+		desc.Annotations.IdempotentHint = b.Idempotent
+	}
+	if outputSchema && returnsCommandResult(t) {
 		desc.OutputSchema = commandOutputSchema()
 	}
 	return desc
+}
+
+// encodedSchema is s in the JSON encoding the SDK sends; s itself when it
+// does not encode, so that AddTool reports the problem.
+func encodedSchema(s map[string]any) any {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return s
+	}
+	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 // registrationKey is the descriptor exactly as registered with the SDK, in

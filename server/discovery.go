@@ -283,7 +283,7 @@ func (s *Server) describeTools(ctx context.Context, req *mcp.CallToolRequest) (*
 			out.Unknown = append(out.Unknown, unknownName{Name: name, DidYouMean: s.indexOf(set).Closest(name, 3)})
 			continue
 		}
-		d := descriptor(t)
+		d := descriptor(t, s.cfg.OutputSchema)
 		out.Tools = append(out.Tools, definition{
 			Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema,
 			Annotations: d.Annotations, Gated: gated(t), CallWith: executorFor(t).name,

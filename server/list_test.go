@@ -34,8 +34,9 @@ func TestListToolsDescribesFixtureCommands(t *testing.T) {
 			}
 
 			echo := tools["echo"]
-			if echo.Title != "echo" || echo.Annotations == nil || echo.Annotations.Title != "echo" {
-				t.Errorf("echo title = %q / annotations %+v, want the command path", echo.Title, echo.Annotations)
+			// The title is said once: annotations.title would only repeat it.
+			if echo.Title != "echo" || echo.Annotations == nil || echo.Annotations.Title != "" {
+				t.Errorf("echo title = %q / annotations %+v, want the command path, not repeated in the annotations", echo.Title, echo.Annotations)
 			}
 			if add := tools["admin_user_add"]; add.Title != "admin user add" {
 				t.Errorf("admin_user_add title = %q, want %q", add.Title, "admin user add")
@@ -47,13 +48,36 @@ func TestListToolsDescribesFixtureCommands(t *testing.T) {
 			if !strings.Contains(string(schema), `"subject"`) {
 				t.Errorf("echo input schema %s lacks the subject argument", schema)
 			}
+			if echo.OutputSchema != nil {
+				t.Errorf("echo advertises output schema %v; it is sent only with Config.OutputSchema", echo.OutputSchema)
+			}
+		})
+	}
+}
+
+// TestOutputSchemaIsOptIn proves that command tools advertise the
+// CommandResult envelope as their output schema only when configured to,
+// and that their results carry it as structuredContent either way.
+func TestOutputSchemaIsOptIn(t *testing.T) {
+	for _, advertise := range []bool{false, true} {
+		s, _ := newServer(t, Config{OutputSchema: advertise}, fixtureSet(t, exposure.Policy{}))
+		cs := connect(t, s, legacyVersion, nil)
+		echo := listTools(t, cs)["echo"]
+		if !advertise && echo.OutputSchema != nil {
+			t.Errorf("echo advertises output schema %v without Config.OutputSchema", echo.OutputSchema)
+		}
+		if advertise {
 			out, _ := json.Marshal(echo.OutputSchema)
 			for _, field := range []string{"command", "exit_code", "output", "truncated", "bytes_total", "duration_ms", "signal"} {
 				if !strings.Contains(string(out), `"`+field+`"`) {
 					t.Errorf("echo output schema %s lacks %s", out, field)
 				}
 			}
-		})
+		}
+		res := call(t, cs, "echo", map[string]any{"context": "test", "subject": "x"})
+		if env := testsupport.Envelope(t, res); env.Command == "" || env.ExitCode != 0 {
+			t.Errorf("output schema %v: the result is not a command envelope: %+v", advertise, env)
+		}
 	}
 }
 
@@ -76,11 +100,22 @@ func TestListToolsMapsBehaviourToAnnotations(t *testing.T) {
 	}
 	for _, c := range cases {
 		a := tools[c.tool].Annotations
-		if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil {
+		if a == nil || a.OpenWorldHint == nil || (!a.ReadOnlyHint && a.DestructiveHint == nil) {
 			t.Errorf("%s: incomplete annotations %+v", c.tool, a)
 			continue
 		}
-		got := hints{a.ReadOnlyHint, *a.DestructiveHint, a.IdempotentHint, *a.OpenWorldHint}
+		got := hints{readOnly: a.ReadOnlyHint, idempotent: a.IdempotentHint, openWorld: *a.OpenWorldHint}
+		if a.ReadOnlyHint {
+			// The protocol gives destructiveHint and idempotentHint meaning
+			// only when readOnlyHint is false, so a read-only tool leaves
+			// them out; what it means is what the tool set decided.
+			if a.DestructiveHint != nil || a.IdempotentHint {
+				t.Errorf("%s: read-only tool also sends destructive %v / idempotent %v", c.tool, a.DestructiveHint, a.IdempotentHint)
+			}
+			got.destructive, got.idempotent = false, true
+		} else {
+			got.destructive = *a.DestructiveHint
+		}
 		if got != c.want {
 			t.Errorf("%s annotations = %+v, want %+v", c.tool, got, c.want)
 		}

@@ -118,7 +118,7 @@ func (s *Server) register(set *exposure.ToolSet) {
 	want := map[string]registration{}
 	for _, t := range set.Tools() {
 		if t.MCPExposable() {
-			want[t.Name()] = registration{tool: descriptor(t), handler: s.handler(t.Name()), noDefer: exposure.NoDefer(t)}
+			want[t.Name()] = registration{tool: descriptor(t, s.cfg.OutputSchema), handler: s.handler(t.Name()), noDefer: exposure.NoDefer(t)}
 		}
 	}
 	l := &listing{}

@@ -84,6 +84,8 @@ func (p *plan) bind() *settings.Set {
 				Help: "List only the ai:no_defer tools and the discovery tools (search_tools, describe_tools, call_read_only_tool, call_tool) instead of every tool: auto (when more than --defer-threshold tools are served, judged again on every reload), always or never; every tool stays callable by name"},
 			{Name: "defer-threshold", PlaceHolder: "N", Default: strconv.Itoa(server.DefaultDeferThreshold), Value: &sp.Server.DeferThreshold,
 				Help: "With --defer auto, defer when more than this many tools are served (VS Code takes at most 128 tools, Cursor 80, Windsurf 50, over all servers)"},
+			{Name: "output-schema", Value: &sp.Server.OutputSchema,
+				Help: "Advertise the command result's JSON schema as every command tool's outputSchema; off by default, since models never see it and some clients compile a validator per tool on every tools/list (results carry structuredContent either way)"},
 			{Name: "watch", Value: &sp.Watch,
 				Help: "Reload the tools when an app binary changes or on SIGHUP; clients are told the list changed"},
 			{Name: "state-key-file", PlaceHolder: "FILE", Path: true, Value: &sp.stateKeyFile,

@@ -232,3 +232,24 @@ func TestOutputIsCappedHeadAndTail(t *testing.T) {
 		t.Errorf("truncated=%v total=%d len=%d", env.Truncated, env.BytesTotal, len(env.Output))
 	}
 }
+
+// TestOutputSchemaFlagAdvertisesTheCommandResult proves --output-schema
+// end to end: without it no tool advertises an output schema, with it every
+// command tool advertises the envelope, and a call's structuredContent is
+// the envelope either way.
+func TestOutputSchemaFlagAdvertisesTheCommandResult(t *testing.T) {
+	for _, flags := range [][]string{nil, {"--output-schema"}} {
+		s := startStdio(t, client{protocol: protocols[0]}, append(flags, fixtureBin)...)
+		for name, tool := range toolMap(t, s) {
+			out, _ := json.Marshal(tool.OutputSchema)
+			if advertised := tool.OutputSchema != nil; advertised != (flags != nil) {
+				t.Errorf("%v: %s output schema = %s", flags, name, out)
+			} else if advertised && !strings.Contains(string(out), `"exit_code"`) {
+				t.Errorf("%v: %s output schema %s is not the command result", flags, name, out)
+			}
+		}
+		if inv := echoed(t, s.call(t, "echo", args("context", "test", "subject", "x"))); inv.Command == "" {
+			t.Errorf("%v: echo printed no invocation", flags)
+		}
+	}
+}

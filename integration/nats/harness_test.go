@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 // requireBinaries returns the fisk-mcp and nats binaries, or ends the test:
 // it fails when fisk-mcp does not build, and skips when natscli cannot be
 // had, except that in CI (CI=true) only a download failure may skip.
-func requireBinaries(t *testing.T) (fiskMCP, nats string) {
+func requireBinaries(t testing.TB) (fiskMCP, nats string) {
 	t.Helper()
 	prepareOnce.Do(func() {
 		bin, cleanup, err := testsupport.Build(fiskMCPPackage, "fisk-mcp")
@@ -73,7 +73,7 @@ type sandbox struct {
 	home, config, data string
 }
 
-func newSandbox(t *testing.T) sandbox {
+func newSandbox(t testing.TB) sandbox {
 	dir := t.TempDir()
 	return sandbox{
 		home:   dir,

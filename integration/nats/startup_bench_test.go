@@ -1,0 +1,64 @@
+package nats
+
+import (
+	"os/exec"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// BenchmarkStartup measures, in one run, what a client waits for before it
+// can offer nats's tools: the bare `nats --fisk-introspect` (the floor: no
+// server can answer before the binary has described itself) and fisk-mcp's
+// start → first tools/list over stdio with the SDK's CommandTransport
+// (process start, introspection, decoding, schema compilation, the tool set,
+// registration, the handshake and every page of the list). Compare the two
+// with benchstat; the ratio is what serving costs on top of the floor.
+func BenchmarkStartup(b *testing.B) {
+	fiskMCP, nats := requireBinaries(b)
+	sb := newSandbox(b)
+
+	b.Run("introspect", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command(nats, "--fisk-introspect")
+			cmd.Env = sb.env()
+			out, err := cmd.Output()
+			if err != nil || len(out) == 0 {
+				b.Fatalf("nats --fisk-introspect: %v", err)
+			}
+		}
+	})
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{
+		{"serve", nil},
+		{"serve-output-schema", []string{"--output-schema"}},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-startup-bench", Version: "1.0.0"}, nil)
+			args := append(append(append([]string{"serve"}, natsPolicy...), mode.args...), nats)
+			for b.Loop() {
+				cmd := exec.Command(fiskMCP, args...)
+				cmd.Env = sb.env()
+				cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+				if err != nil {
+					b.Fatalf("connecting to %s: %v", cmd, err)
+				}
+				n := 0
+				for _, err := range cs.Tools(b.Context(), nil) {
+					if err != nil {
+						b.Fatalf("listing tools: %v", err)
+					}
+					n++
+				}
+				if n != natsVisibleLeaves {
+					b.Fatalf("listed %d tools, want %d", n, natsVisibleLeaves)
+				}
+				b.StopTimer()
+				_ = cs.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}
