@@ -77,10 +77,10 @@ func titleOf(t exposure.Tool) string {
 //
 // The annotations say each thing once, to keep tools/list light: the title
 // is the tool's own (annotations.title only repeats it for clients older
-// than protocol 2025-06-18), and a read-only tool carries readOnlyHint
-// alone, since the protocol gives destructiveHint and idempotentHint meaning
-// only when readOnlyHint is false. Their defaults (destructive, not
-// idempotent) are the conservative reading for a client that ignores that.
+// than protocol 2025-06-18), and a read-only tool sends no destructiveHint,
+// which the protocol gives meaning only when readOnlyHint is false; its
+// default (destructive) is the conservative reading for a client that
+// ignores that. The SDK always sends readOnlyHint and idempotentHint.
 func descriptor(t exposure.Tool, outputSchema bool) *mcp.Tool {
 	b := exposure.BehaviorOf(t)
 	desc := &mcp.Tool{
@@ -88,12 +88,11 @@ func descriptor(t exposure.Tool, outputSchema bool) *mcp.Tool {
 		Title:       titleOf(t),
 		Description: t.ModelDescription(),
 		InputSchema: encodedSchema(t.InputSchema()),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: b.ReadOnly, OpenWorldHint: &b.OpenWorld},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: b.ReadOnly, IdempotentHint: b.Idempotent, OpenWorldHint: &b.OpenWorld},
 	}
 	desc.Meta = vendorMeta(t, desc.Title)
 	if !b.ReadOnly {
 		desc.Annotations.DestructiveHint = &b.Destructive
-		desc.Annotations.IdempotentHint = b.Idempotent
 	}
 	if outputSchema && returnsCommandResult(t) {
 		desc.OutputSchema = commandOutputSchema()
