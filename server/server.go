@@ -115,12 +115,7 @@ type registration struct {
 //
 // Callers hold s.publish (or own s exclusively, as New does).
 func (s *Server) register(set *exposure.ToolSet) {
-	want := map[string]registration{}
-	for _, t := range set.Tools() {
-		if t.MCPExposable() {
-			want[t.Name()] = registration{tool: descriptor(t, s.cfg.OutputSchema), handler: s.handler(t.Name()), noDefer: exposure.NoDefer(t)}
-		}
-	}
+	want := s.registrations(set)
 	l := &listing{}
 	if s.deferred(set) {
 		for _, d := range discoveryTools {
@@ -146,15 +141,16 @@ func (s *Server) register(set *exposure.ToolSet) {
 			delete(s.added, name)
 		}
 	}
-	for _, name := range sortedNames(want) {
-		r := want[name]
-		key := registrationKey(r.tool)
-		if old, ok := s.added[name]; ok && old == key && key != "" {
+	names := sortedNames(want)
+	var add []registration
+	for i, key := range registrationKeys(want, names) {
+		if old, ok := s.added[names[i]]; ok && old == key && key != "" {
 			continue
 		}
-		s.mcp.AddTool(r.tool, r.handler)
-		s.added[name] = key
+		add = append(add, want[names[i]])
+		s.added[names[i]] = key
 	}
+	s.addTools(add)
 }
 
 func sortedNames[V any](m map[string]V) []string {
