@@ -13,7 +13,8 @@ import (
 // server can answer before the binary has described itself) and fisk-mcp's
 // start → first tools/list over stdio with the SDK's CommandTransport
 // (process start, introspection, decoding, schema compilation, the tool set,
-// registration, the handshake and every page of the list). Compare the two
+// registration, the handshake and every page of the list), deferred (the
+// default for nats), in full, and in full with output schemas. Compare them
 // with benchstat; the ratio is what serving costs on top of the floor.
 //
 // Besides wall time, each reports cpu-ms/op: the user and system time of
@@ -37,11 +38,13 @@ func BenchmarkStartup(b *testing.B) {
 		reportCPU(b, cpu)
 	})
 	for _, mode := range []struct {
-		name string
-		args []string
+		name  string
+		args  []string
+		tools int // listed; 0: the deferred list, whatever its length
 	}{
-		{"serve", nil},
-		{"serve-output-schema", []string{"--output-schema"}},
+		{"serve", nil, 0},
+		{"serve-full", []string{"--defer", "never"}, natsVisibleLeaves},
+		{"serve-full-output-schema", []string{"--defer", "never", "--output-schema"}, natsVisibleLeaves},
 	} {
 		b.Run(mode.name, func(b *testing.B) {
 			client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-startup-bench", Version: "1.0.0"}, nil)
@@ -61,8 +64,8 @@ func BenchmarkStartup(b *testing.B) {
 					}
 					n++
 				}
-				if n != natsVisibleLeaves {
-					b.Fatalf("listed %d tools, want %d", n, natsVisibleLeaves)
+				if n == 0 || (mode.tools != 0 && n != mode.tools) {
+					b.Fatalf("listed %d tools, want %d", n, mode.tools)
 				}
 				b.StopTimer()
 				_ = cs.Close() // closes stdin and waits for fisk-mcp to exit
