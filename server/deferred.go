@@ -55,15 +55,7 @@ type listing struct {
 }
 
 // deferred reports whether set is deferred under the server's mode.
-func (s *Server) deferred(set *exposure.ToolSet) bool {
-	switch s.cfg.Defer {
-	case DeferAlways:
-		return true
-	case DeferNever:
-		return false
-	}
-	return served(set) > s.cfg.DeferThreshold
-}
+func (s *Server) deferred(set *exposure.ToolSet) bool { return Defers(s.cfg, set) }
 
 // served counts the tools of set that MCP clients may call.
 func served(set *exposure.ToolSet) int {

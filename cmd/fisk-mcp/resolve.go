@@ -31,7 +31,11 @@ type plan struct {
 	Apps                []exposure.App
 	ScrubEnv, KeepEnv   []string
 	LogLevel, LogFormat string
-	Serving             *servingPlan // nil for tools
+	// Defer and DeferThreshold decide when tools/list is deferred; serve
+	// hands them to the server, tools and config judge a set by them.
+	Defer          server.DeferMode
+	DeferThreshold int
+	Serving        *servingPlan // nil for tools
 
 	// The settings resolve turns into the values above.
 	configFile       string
@@ -114,6 +118,9 @@ func (p *plan) resolve(fileApps []fileApp) error {
 			fail("%s %s is also given to --scrub-env; keep it or scrub it, not both", p.set.Item("keep-env")(i), name)
 		}
 	}
+	if p.DeferThreshold < 1 {
+		fail("%s %d: give a number of tools of at least 1 (--defer always defers any set)", p.set.Named("defer-threshold"), p.DeferThreshold)
+	}
 	p.resolveApps(fileApps, fail)
 	if p.Serving != nil {
 		if err := p.resolveServing(); err != nil {
@@ -189,9 +196,7 @@ func (p *plan) resolveServing() error {
 	if sp.HTTP.MaxSessions < 1 {
 		fail("%s %d: allow at least 1 session", p.set.Named("max-sessions"), sp.HTTP.MaxSessions)
 	}
-	if sp.Server.DeferThreshold < 1 {
-		fail("%s %d: give a number of tools of at least 1 (--defer always defers any set)", p.set.Named("defer-threshold"), sp.Server.DeferThreshold)
-	}
+	sp.Server.Defer, sp.Server.DeferThreshold = p.Defer, p.DeferThreshold
 	h := &sp.HTTP
 	if h.Addr == "" {
 		for _, o := range []struct {

@@ -7,6 +7,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/listing"
+	"github.com/fisk-mcp/fisk-mcp/server"
 )
 
 func (c *cli) runTools(*fisk.ParseContext) error {
@@ -28,12 +29,19 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 	}
 	listings := listing.Tools(set, l.apps)
 	env := newEnvReport(l, set)
+	deferral, err := listing.Weigh(c.ctx, server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold}, set)
+	if err != nil {
+		return err
+	}
 	if c.toolsJSON {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"tools": listings, "environment": env})
+		return enc.Encode(map[string]any{"tools": listings, "deferral": deferral, "environment": env})
 	}
 	if err := listing.WriteTable(c.stdout, listings); err != nil {
+		return err
+	}
+	if err := deferral.Write(c.stdout); err != nil {
 		return err
 	}
 	return env.write(c.stdout)
