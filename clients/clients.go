@@ -1,8 +1,24 @@
 // Package clients writes the configuration that makes an MCP client start
-// a stdio server: the JSON entry of Claude Desktop and VS Code, and the
-// "claude mcp add" command line of Claude Code, each in the form the client
-// documents. It does not decide what the server's command line is, nor
-// touch a client's files: the output is for a person to paste.
+// a stdio server: the JSON entry of Claude Desktop, VS Code, Cursor and
+// Windsurf, and the "claude mcp add" command line of Claude Code, each in
+// the form the client documents. It does not decide what the server's
+// command line is, nor touch a client's files: the output is for a person
+// to paste.
+//
+// What it adds to the command line is deferral, because clients differ in
+// how many tools they take (Advise; the figures are in Known, from the
+// clients' own documentation or measured, late 2026):
+//
+//	client          cap                                      configuration
+//	VS Code         128 tools per request, grouped past ~64  deferred above 128
+//	Cursor          80 tools                                 deferred above 80
+//	Windsurf        50 tools                                 deferred above 50
+//	Claude Code     none: defers every MCP tool itself       --defer=never
+//	Claude Desktop  none known                               as given
+//
+// A cap counts the tools of all the client's servers, so the server's own
+// default (--defer auto past 40 tools) stays under every cap and is kept
+// where it already defers a set above the cap.
 package clients
 
 import (
@@ -16,7 +32,7 @@ import (
 )
 
 // Names are the clients known, in the order of help texts.
-var Names = []string{"claude-desktop", "claude-code", "vscode"}
+var Names = []string{"claude-desktop", "claude-code", "vscode", "cursor", "windsurf"}
 
 // Launch is how a client starts the server: the server's name in the client,
 // the absolute command, its arguments and extra environment.
@@ -42,6 +58,8 @@ var Hints = map[string]string{
 	"claude-desktop": "merge this into the \"mcpServers\" object of claude_desktop_config.json, then restart Claude Desktop",
 	"claude-code":    "run this command (add --scope user after the name to use the server in every project)",
 	"vscode":         "merge this into the \"servers\" object of .vscode/mcp.json in the workspace",
+	"cursor":         "merge this into the \"mcpServers\" object of .cursor/mcp.json in the project (or ~/.cursor/mcp.json for every project)",
+	"windsurf":       "merge this into the \"mcpServers\" object of ~/.codeium/windsurf/mcp_config.json, then refresh the MCP servers in Windsurf",
 }
 
 // Render renders l in the format the client documents. l.Name must not be
@@ -51,8 +69,9 @@ func Render(client string, l Launch) (string, error) {
 		return "", fmt.Errorf("server name %q cannot name a server in a client configuration; use letters, digits, - and _, not starting with -", l.Name)
 	}
 	switch client {
-	case "claude-desktop":
-		// claude_desktop_config.json: {"mcpServers": {NAME: {command, args, env}}}
+	case "claude-desktop", "cursor", "windsurf":
+		// claude_desktop_config.json, .cursor/mcp.json, mcp_config.json:
+		// {"mcpServers": {NAME: {command, args, env}}}
 		return marshalIndent(map[string]any{"mcpServers": map[string]stdioEntry{
 			l.Name: {Command: l.Command, Args: l.Args, Env: l.Env},
 		}})

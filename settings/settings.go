@@ -257,6 +257,13 @@ func (set *Set) Args() ([]string, error) {
 	return out, nil
 }
 
+// Chosen reports whether a single-valued setting was set on the command
+// line or by the file, rather than left at its default.
+func (set *Set) Chosen(name string) bool {
+	s := set.find(name)
+	return s.given || s.fromFile
+}
+
 // Named names a single-valued setting as the user gave it: the flag, or
 // the key of the configuration file its value came from.
 func (set *Set) Named(name string) string {

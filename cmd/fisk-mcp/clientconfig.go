@@ -11,6 +11,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/clients"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/server"
 )
 
 func (c *cli) runConfig(*fisk.ParseContext) error {
@@ -42,6 +43,10 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
+	advice := clients.Advise(c.client, c.countServed(p, env), clients.Deferral{
+		Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.set.Chosen("defer"),
+	})
+	args = advice.Apply(args)
 	name := serverKey(p.Serving.Server.Name, p.Apps)
 	if p.Serving.Server.Name == "" {
 		// The server names itself as the client knows it: the approval
@@ -63,7 +68,27 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 		return err
 	}
 	fmt.Fprintln(c.stderr, clients.Hints[c.client])
+	if advice.Note != "" {
+		fmt.Fprintf(c.stderr, "note: %s\n", advice.Note)
+	}
 	return nil
+}
+
+// countServed counts the tools the configured server would serve, loading
+// the apps as serve does, in the environment the client adds; -1 when the
+// apps cannot be loaded here (the client's environment may differ), which
+// is a warning: the configuration is still written.
+func (c *cli) countServed(p *plan, env map[string]string) int {
+	extra := make([]string, 0, len(env))
+	for k, v := range env {
+		extra = append(extra, k+"="+v)
+	}
+	set, err := newLoader(p, extra...).load(c.ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "warning: the tools to serve could not be counted, so deferral is left as set: %v\n", err)
+		return -1
+	}
+	return server.ServedCount(set)
 }
 
 var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9_-]+`)

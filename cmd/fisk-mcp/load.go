@@ -18,8 +18,10 @@ type loader struct {
 	env    *execrunner.Environment // the commands' environment; introspection gets its common part
 }
 
-func newLoader(p *plan) loader {
-	return loader{apps: p.Apps, policy: p.Policy, env: execrunner.NewEnvironment(os.Environ(), execrunner.EnvRule{Scrub: p.ScrubEnv, Keep: p.KeepEnv})}
+// newLoader returns the loader of p, in fisk-mcp's environment plus extra
+// (KEY=VALUE; a client's configuration adds its own).
+func newLoader(p *plan, extra ...string) loader {
+	return loader{apps: p.Apps, policy: p.Policy, env: execrunner.NewEnvironment(append(os.Environ(), extra...), execrunner.EnvRule{Scrub: p.ScrubEnv, Keep: p.KeepEnv})}
 }
 
 // load introspects every app and builds the set; a name collision fails it.

@@ -81,7 +81,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 
 	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
 	config.HelpLong(configHelp)
-	config.Arg("client", "The client: claude-desktop, claude-code or vscode").Required().EnumVar(&c.client, clients.Names...)
+	config.Arg("client", "The client: claude-desktop, claude-code, vscode, cursor or windsurf").Required().EnumVar(&c.client, clients.Names...)
 	config.Flag("env", "Set KEY=VALUE in the server's environment in the generated configuration (repeatable)").PlaceHolder("KEY=VALUE").StringsVar(&c.clientEnv)
 	c.config.register(config)
 
@@ -112,8 +112,15 @@ const configHelp = `Paths to fisk-mcp, to every APP and to every file flag are m
 so the configuration works whatever directory the client starts in.
 
   claude-desktop  the "mcpServers" entry for claude_desktop_config.json
-  claude-code     the "claude mcp add" command line
-  vscode          the "servers" entry for .vscode/mcp.json`
+  claude-code     the "claude mcp add" command line, with --defer=never:
+                  Claude Code defers every MCP tool behind its own tool search
+  vscode          the "servers" entry for .vscode/mcp.json
+  cursor          the "mcpServers" entry for .cursor/mcp.json
+  windsurf        the "mcpServers" entry for ~/.codeium/windsurf/mcp_config.json
+
+The apps are loaded to count their tools: for a client that takes at most so
+many (VS Code 128, Cursor 80, Windsurf 50), a larger set is deferred, with
+--defer=always unless the settings already defer it; a note on stderr says so.`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -1,0 +1,131 @@
+package clients
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Client is what a configuration must know of a client to start the server
+// so that the client can take its tools.
+type Client struct {
+	// Label names the client to people.
+	Label string
+	// ToolCap is the most tools the client sends the model in one request,
+	// counted over all its servers; 0 when it sets none known.
+	ToolCap int
+	// DefersTools says that the client defers every MCP tool behind a tool
+	// search of its own and loads up front those marked alwaysLoad.
+	DefersTools bool
+}
+
+// Known holds, by name, the clients of Names. The caps are those the
+// clients document or were measured at (late 2026): VS Code with Copilot
+// sends at most 128 tools per request and groups them past about 64,
+// Cursor takes 80 and Windsurf 50. Claude Code defers every MCP tool behind
+// its ToolSearch; Claude Desktop sets no cap known.
+var Known = map[string]Client{
+	"claude-desktop": {Label: "Claude Desktop"},
+	"claude-code":    {Label: "Claude Code", DefersTools: true},
+	"vscode":         {Label: "VS Code", ToolCap: 128},
+	"cursor":         {Label: "Cursor", ToolCap: 80},
+	"windsurf":       {Label: "Windsurf", ToolCap: 50},
+}
+
+// The values of the server's --defer flag.
+const (
+	DeferAuto   = "auto"
+	DeferAlways = "always"
+	DeferNever  = "never"
+)
+
+// Deferral is the server's deferral settings as the configuration would
+// start it: the values in force, from a flag, the configuration file or the
+// defaults.
+type Deferral struct {
+	Mode      string // auto, always or never
+	Threshold int    // the threshold of auto
+	// Chosen says that the person set Mode (a flag or the file), which a
+	// preference of the client's does not override.
+	Chosen bool
+}
+
+// String names d as the server's flags say it.
+func (d Deferral) String() string {
+	if d.Mode == DeferAuto {
+		return fmt.Sprintf("--defer auto with --defer-threshold %d", d.Threshold)
+	}
+	return "--defer " + d.Mode
+}
+
+// defersAbove reports whether d defers every set of more than n tools.
+func (d Deferral) defersAbove(n int) bool {
+	return d.Mode == DeferAlways || d.Mode == DeferAuto && d.Threshold <= n
+}
+
+// Advice is how a client's configuration sets deferral: the arguments it
+// adds to the server's command line, and a note saying why, for the person.
+type Advice struct {
+	Args []string // "--defer=..." or nothing
+	Note string   // "" when there is nothing to say
+}
+
+// Apply returns args with a's arguments added; an --defer=... of args
+// gives way to the one a adds, so that the flag is not repeated.
+func (a Advice) Apply(args []string) []string {
+	if len(a.Args) == 0 {
+		return args
+	}
+	out := slices.DeleteFunc(slices.Clone(args), func(s string) bool { return strings.HasPrefix(s, "--defer=") })
+	return append(out, a.Args...)
+}
+
+// Advise decides how client's configuration sets deferral for a server
+// serving served tools (negative when they could not be counted) under d.
+//
+// A client with a tool cap gets a set larger than the cap deferred: d is
+// kept when it defers such a set (--defer always, or auto with a threshold
+// at most the cap, as by default), otherwise --defer=always is passed, in
+// place of the person's choice, which the client could not honour. Claude
+// Code's own tool search is left in charge (--defer=never) unless the
+// person chose a mode; the note says how to turn deferral on where that
+// search is off.
+func Advise(client string, served int, d Deferral) Advice {
+	c := Known[client]
+	count := "every tool"
+	if served >= 0 {
+		count = fmt.Sprintf("all %d tools", served)
+	}
+	switch {
+	case c.DefersTools:
+		a := Advice{Note: fmt.Sprintf("%s defers MCP tools behind its own tool search and loads the ai:no_defer ones up front, so the server lists %s (--defer=never). "+
+			"Where that search is off (ENABLE_TOOL_SEARCH=false, or an API endpoint other than Anthropic's), every definition reaches the model: "+
+			"register with --defer=auto instead, which lists only the discovery tools past %d tools (--defer-threshold)", c.Label, count, d.Threshold)}
+		if d.Chosen {
+			a.Note = fmt.Sprintf("%s defers MCP tools behind its own tool search; the server keeps your --defer %s", c.Label, d.Mode)
+			return a
+		}
+		a.Args = []string{"--defer=" + DeferNever}
+		return a
+	case c.ToolCap == 0:
+		return Advice{}
+	case served < 0:
+		if d.defersAbove(c.ToolCap) {
+			return Advice{}
+		}
+		return Advice{Note: fmt.Sprintf("the tools could not be counted; %s takes at most %d tools, and under --defer %s a larger set is listed in full: pass --defer always if the app serves more", c.Label, c.ToolCap, d.Mode)}
+	case served <= c.ToolCap:
+		return Advice{}
+	case d.defersAbove(c.ToolCap):
+		how := "--defer always"
+		if d.Mode == DeferAuto {
+			how = fmt.Sprintf("--defer auto, past %d tools", d.Threshold)
+		}
+		return Advice{Note: fmt.Sprintf("the server serves %d tools, more than the %d %s takes: it defers them (%s), listing only its discovery tools and the ai:no_defer tools; every tool stays callable through them",
+			served, c.ToolCap, c.Label, how)}
+	default:
+		return Advice{Args: []string{"--defer=" + DeferAlways},
+			Note: fmt.Sprintf("the server serves %d tools, more than the %d %s takes: the configuration passes --defer=always, replacing %s, so tools/list holds only the discovery tools and the ai:no_defer tools; every tool stays callable through them",
+				served, c.ToolCap, c.Label, d)}
+	}
+}
