@@ -29,7 +29,9 @@ type Deferral struct {
 }
 
 // ListWeight is one tools/list result: how many tools it holds and the
-// bytes of its JSON, the result without the JSON-RPC envelope.
+// bytes of their JSON, the "tools" array. The rest of the result differs
+// by protocol version and server name (the 2026-07-28 result carries the
+// server's name and version) and adds under 200 bytes.
 type ListWeight struct {
 	Tools int `json:"tools"`
 	Bytes int `json:"bytes"`
@@ -56,7 +58,7 @@ func Weigh(ctx context.Context, cfg server.Config, set *exposure.ToolSet) (Defer
 		if err != nil {
 			return d, err
 		}
-		b, err := json.Marshal(res)
+		b, err := json.Marshal(res.Tools)
 		if err != nil {
 			return d, fmt.Errorf("encoding the %s tools/list: %w", m.mode, err)
 		}

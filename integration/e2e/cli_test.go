@@ -93,6 +93,9 @@ func TestToolsJSONIsForMachines(t *testing.T) {
 			Kept     []string            `json:"kept"`
 			Apps     map[string][]string `json:"apps"`
 		} `json:"environment"`
+		// Whether tools/list is deferred and what each mode weighs; see
+		// TestToolsWeighsTheListOfEachModeAsTheServerSendsIt.
+		Deferral deferralDoc `json:"deferral"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
@@ -122,6 +125,9 @@ func TestToolsJSONIsForMachines(t *testing.T) {
 	}
 	if len(doc.Tools) != len(fixtureTools)-3 {
 		t.Errorf("%d tools", len(doc.Tools))
+	}
+	if d := doc.Deferral; d.Mode != "auto" || d.Threshold != 40 || d.Served != len(doc.Tools) || d.Deferred || d.Lists.Full.Tools != len(doc.Tools) || d.Lists.Deferred.Bytes == 0 {
+		t.Errorf("deferral = %+v", d)
 	}
 }
 
