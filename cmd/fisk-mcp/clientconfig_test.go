@@ -173,3 +173,39 @@ func TestServerKeyNamesTheServer(t *testing.T) {
 		}
 	}
 }
+
+// An app that cannot be introspected here (the client's environment may
+// differ) still gets its configuration, with a warning that its tools were
+// not counted; Claude Code's line lists every tool, a chosen mode aside.
+func TestClientConfigurationWithoutACountStillWrites(t *testing.T) {
+	dir, _, _ := configFixture(t)
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	c := newCLI(context.Background(), &stdout, &stderr)
+	c.executable = func() (string, error) { return "/opt/fisk-mcp/bin/fisk-mcp", nil }
+	if _, err := c.app.Parse([]string{"config", "windsurf", "--defer", "never", "./nats"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"warning: the tools to serve could not be counted", "note: the tools could not be counted; Windsurf takes at most 50 tools"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), `"--defer=never"`) {
+		t.Errorf("the person's --defer never was dropped without a count: %s", stdout.String())
+	}
+
+	out, err := runConfigCommand(t, dir, "claude-code", "./nats")
+	if err != nil || !strings.Contains(out, " --defer=never ") {
+		t.Errorf("claude-code line %q (%v) does not pass --defer=never", out, err)
+	}
+	out, err = runConfigCommand(t, dir, "claude-code", "--config", "fisk-mcp.yaml", "--defer", "always", "./nats")
+	if err != nil || !strings.Contains(out, " --defer=always ") || strings.Contains(out, "--defer=never") {
+		t.Errorf("claude-code line %q (%v) does not keep the chosen mode", out, err)
+	}
+	writeFile(t, dir, "deferred.yaml", "defer: always\n", 0o600)
+	out, err = runConfigCommand(t, dir, "claude-code", "--config", "deferred.yaml", "./nats")
+	if err != nil || strings.Contains(out, "--defer=") {
+		t.Errorf("claude-code line %q (%v) overrides the file's defer: always", out, err)
+	}
+}
