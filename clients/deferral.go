@@ -100,7 +100,7 @@ func Advise(client string, served int, d Deferral) Advice {
 	case c.DefersTools:
 		a := Advice{Note: fmt.Sprintf("%s defers MCP tools behind its own tool search and loads the ai:no_defer ones up front, so the server lists %s (--defer=never). "+
 			"Where that search is off (ENABLE_TOOL_SEARCH=false, or an API endpoint other than Anthropic's), every definition reaches the model: "+
-			"register with --defer=auto instead, which lists only the discovery tools past %d tools (--defer-threshold)", c.Label, count, d.Threshold)}
+			"replace --defer=never with --defer=auto in the command, and past %d tools (--defer-threshold) the server lists only its discovery tools", c.Label, count, d.Threshold)}
 		if d.Chosen {
 			a.Note = fmt.Sprintf("%s defers MCP tools behind its own tool search; the server keeps your --defer %s", c.Label, d.Mode)
 			return a

@@ -178,7 +178,7 @@ func TestClaudeCodeConfigurationLeavesDeferralToClaudeCode(t *testing.T) {
 	if sep < 0 || !slices.Contains(words[sep:], "--defer=never") {
 		t.Fatalf("line %q does not pass --defer=never", out)
 	}
-	for _, want := range []string{"all 144 tools (--defer=never)", "ENABLE_TOOL_SEARCH=false", "register with --defer=auto instead"} {
+	for _, want := range []string{"all 144 tools (--defer=never)", "ENABLE_TOOL_SEARCH=false", "replace --defer=never with --defer=auto"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("hint lacks %q:\n%s", want, errOut)
 		}
