@@ -1,7 +1,9 @@
 // Package listing describes a tool set for people and for scripts: one
 // entry per tool a client can see (name, app, behaviour, gate, tags,
-// description and input schema), as JSON or as an aligned table. It reads
-// the set; it decides nothing about what is exposed or gated.
+// description and input schema), as JSON or as an aligned table, and what
+// its tools/list weighs in each deferral mode (Weigh, which asks package
+// server rather than building descriptors of its own). It reads the set;
+// it decides nothing about what is exposed, gated or deferred.
 package listing
 
 import (
