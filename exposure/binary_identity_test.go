@@ -69,28 +69,35 @@ func TestFingerprintIsStableForTheSameBinaryAndAbsentForUnknownTools(t *testing.
 	}
 }
 
-func TestFingerprintFollowsTheBinaryWhileDiffSeesOnlyDescriptors(t *testing.T) {
+func TestBindingFollowsTheBinarysContentWhileDiffSeesOnlyDescriptors(t *testing.T) {
 	path := copyFixture(t)
 	custom := newCustom(t, exposure.CustomSpec{Name: "inventory_search"})
 	before := buildApp(t, path, custom)
-	// A byte-identical program renamed over the path is still another file.
+	// A byte-identical program renamed over the path is another file with
+	// the same content: what a replica on another host would serve.
 	renameOver(t, path, func(tmp string) { testsupport.CopyFile(t, fixtureBin, tmp) })
-	after := buildApp(t, path, custom)
+	copied := buildApp(t, path, custom)
+	// A program with other content under the same descriptors.
+	renameOver(t, path, evilScript(t, filepath.Join(t.TempDir(), "ran")))
+	other := buildApp(t, path, custom)
 
-	if d := exposure.Diff(before, after); !d.Empty() {
-		t.Errorf("Diff = %+v, want empty: no descriptor changed", d)
-	}
-	for _, tool := range after.Tools() {
-		old, _ := before.Binding(tool.Name())
-		now, _ := after.Binding(tool.Name())
-		if tool.Name() == "inventory_search" {
-			if old != now {
-				t.Errorf("the in-process tool's fingerprint changed with an unrelated binary")
-			}
-			continue
+	for _, after := range []*exposure.ToolSet{copied, other} {
+		if d := exposure.Diff(before, after); !d.Empty() {
+			t.Errorf("Diff = %+v, want empty: no descriptor changed", d)
 		}
-		if old == now {
-			t.Errorf("%s: fingerprint unchanged after its binary was replaced", tool.Name())
+	}
+	for _, tool := range before.Tools() {
+		old, _ := before.Binding(tool.Name())
+		same, _ := copied.Binding(tool.Name())
+		changed, _ := other.Binding(tool.Name())
+		if old != same {
+			t.Errorf("%s: binding changed with a byte-identical copy of its binary (another inode and times)", tool.Name())
+		}
+		switch {
+		case tool.Name() == "inventory_search" && old != changed:
+			t.Errorf("the in-process tool's binding changed with an unrelated binary")
+		case tool.Name() != "inventory_search" && old == changed:
+			t.Errorf("%s: binding unchanged after its binary was replaced by another program", tool.Name())
 		}
 	}
 }

@@ -31,6 +31,7 @@ type appContext struct {
 	groups      groupTags            // the tags commands inherit from their groups
 	envars      []string             // declared by the application (declaredEnvars), shared
 	examples    map[string][]Example // by full command; see indexExamples
+	binary      *loadedBinary        // the file every command runs; see LoadedApp
 }
 
 // candidate is a tool claiming a final name. Application commands are only
@@ -147,7 +148,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 	}
 	slices.SortFunc(leaves, compareLeaves)
 
-	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model), envars: declaredEnvars(a.Model), examples: indexExamples(a.Model)}
+	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model), envars: declaredEnvars(a.Model), examples: indexExamples(a.Model), binary: a.loadedBinary()}
 	if doc, err := json.Marshal(globals); err == nil {
 		ctx.globalsHash = sha256.Sum256(doc)
 	} else {
@@ -323,7 +324,8 @@ func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
 					errs[j] = err
 					continue
 				}
-				tools[j] = builtTool{tool: t, descriptor: descriptorHash(t)}
+				d, core := descriptorHashes(t)
+				tools[j] = builtTool{tool: t, descriptor: d, core: core}
 			}
 		})
 	}
@@ -368,9 +370,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		secretFlags: p.SecretFlags,
 		aliases:     c.leaf.Aliases,
 		examples:    c.app.examples[title],
-	}
-	if id := c.app.app.identity; id != nil {
-		t.bindTo(*id)
+		loaded:      c.app.binary,
 	}
 	return t, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
 	"github.com/fisk-mcp/fisk-mcp/schema"
@@ -28,7 +27,7 @@ type commandTool struct {
 	inputs      commandSchemaInputs
 	aliases     [][]string // by level of the path; see Aliased
 	examples    []Example
-	loaded      loadedBinary // the binary file as it was when the tool was loaded
+	loaded      *loadedBinary // the binary file as it was when the tool was loaded; shared by the app
 	envars      []string     // the application's declared variables; shared, read only
 	secretFlags []string     // the operator's secret flags (Policy.SecretFlags); shared, read only
 }
@@ -140,29 +139,14 @@ func (t *commandTool) Prepare(input json.RawMessage) (*Call, error) {
 // fisk-mcp does on its own with --watch) yields tools bound to the new file.
 var ErrBinaryChanged = errors.New("the application binary changed since it was loaded")
 
-// loadedBinary is the identity of a command's binary at load, set once.
-type loadedBinary struct {
-	once sync.Once
-	id   fileid.ID
-	err  error
-}
-
-// bindTo binds the tool to the file with identity id: the file that was
-// introspected, as Load recorded it. It must be called before the tool is
-// used.
-func (t *commandTool) bindTo(id fileid.ID) {
-	t.loaded.once.Do(func() { t.loaded.id = id })
-}
-
-// binaryIdentity returns the binary's path and its identity as loaded. A
-// tool built by Load was bound to the introspected file (see bindTo). For
-// one built from a caller's model, the first call captures the file at the
-// path; building a ToolSet makes that call for every command tool, so the
-// identity is that of the file present when the set was built.
+// binaryIdentity returns the binary's path and its identity as loaded (see
+// loadedBinary). Building a ToolSet fixes it for every command tool.
 func (t *commandTool) binaryIdentity() (string, fileid.ID, error) {
-	t.loaded.once.Do(func() { t.loaded.id, t.loaded.err = fileid.Stat(t.binary) })
-	return t.binary, t.loaded.id, t.loaded.err
+	b := t.loaded.get()
+	return t.binary, b.id, b.err
 }
+
+func (t *commandTool) program() *loadedBinary { return t.loaded }
 
 // checkBinary fails with ErrBinaryChanged unless the file at the binary's
 // path is still the one that was loaded.

@@ -26,13 +26,24 @@ type digest [32]byte
 // It is computed once, at build time, by streaming the descriptor in
 // canonical form (package canonical) into SHA-256: marshalling the schema
 // with encoding/json and hashing the result costs as much as compiling it.
-// The hash only has to be stable within one process, because sets are only
-// ever compared with sets built by the same binary.
 func descriptorHash(t Tool) digest {
+	d, _ := descriptorHashes(t)
+	return d
+}
+
+// descriptorHashes returns the descriptor hash and, inside it, the hash of
+// what a call depends on: everything but the two descriptions. A command's
+// descriptions are its help text, which the content of its binary already
+// determines (see bindingOf); leaving them out of what an approval binds
+// means a volatile phrase the normalisation missed (see stabilise) cannot
+// make replicas refuse each other's approvals. The descriptor is the
+// descriptions followed by the core, so Diff sees every field as before.
+//
+// Both are the same on every replica running the same build of fisk-mcp
+// with the same tools: nothing in them is local to a process or a host.
+func descriptorHashes(t Tool) (descriptor, core digest) {
 	var w digester
 	w.init()
-	w.field("description", t.Description())
-	w.field("model", t.ModelDescription())
 	w.label("schema")
 	if s, ok := t.(schemaSource); ok {
 		s.writeSchemaInputs(&w)
@@ -56,7 +67,14 @@ func descriptorHash(t Tool) digest {
 		w.field("source", s.Source())
 		w.field("title", s.Title())
 	}
-	return w.sum()
+	core = w.sum()
+
+	w.init()
+	w.field("description", t.Description())
+	w.field("model", t.ModelDescription())
+	w.label("core")
+	w.raw(core)
+	return w.sum(), core
 }
 
 // schemaSource is implemented by tools whose advertised schema is a pure

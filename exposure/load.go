@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/choria-io/fisk"
 
@@ -16,18 +17,18 @@ import (
 // LoadedApp is an App together with its introspected model.
 //
 // Load also records the identity of the binary file the model was read from
-// (see ErrBinaryChanged), and the app's command tools are bound to exactly
-// that file. A LoadedApp made by the caller, with a model from elsewhere,
+// (see ErrBinaryChanged) and the SHA-256 of its content, and the app's
+// command tools are bound to exactly that file. A LoadedApp made by the caller, with a model from elsewhere,
 // carries none: Build then binds each command tool to the file at the path
 // when the set is built.
 type LoadedApp struct {
 	App
 	Model *fisk.ApplicationModel
 
-	// identity is the binary as it was, unchanged, across the whole
-	// introspection that produced Model; nil when the model did not come
-	// from Load.
-	identity *fileid.ID
+	// binary is the file as it was, unchanged, across the whole
+	// introspection that produced Model, and the hash of its content; nil
+	// when the model did not come from Load.
+	binary *loadedBinary
 }
 
 // LoadOptions controls Load.
@@ -96,31 +97,54 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 }
 
 // introspectApp introspects a and records the identity of the file the
-// model came from. The file is examined as a command would run it (see
-// fileid.Stat) just before and just after the introspection; equal
-// identities mean the file that answered is the one at the path now. One
-// retry absorbs a replacement in progress; a second change is reported
-// rather than retried forever, since a file that never settles cannot be
-// bound to anything.
+// model came from and the hash of its content, taken concurrently.
+//
+// The hash must be of the very file that answered the introspection, or a
+// replica could bind its approvals to bytes it never described. Both are
+// reached by the path, so the file is examined as a command would run it
+// (see fileid.Stat) before the introspection and the hash start and after
+// both have finished, and the hash records the identity of the descriptor
+// it read. All three equal means one file was at the path throughout and
+// unchanged: another file renamed over the path changes device and inode,
+// a write in place changes size and times, and the change time cannot be
+// set back by the writer. (A file system whose times are coarser than the
+// write could hide a rewrite within one tick; the stat check before each
+// exec has the same limit.) One retry absorbs a replacement in progress; a
+// second change is reported rather than retried forever, since a file that
+// never settles cannot be bound to anything.
+//
+// A file that can be run but not read (execute-only) has no hash; its
+// tools are bound to its identity instead, which holds on this host only,
+// so their approvals do not cross replicas.
+//
+// The model's volatile text is normalised (see stabilise), so two loads
+// of the same file describe the same tools.
 func introspectApp(ctx context.Context, a App, o introspect.Options) (LoadedApp, error) {
 	var change string
 	for range 2 {
 		before, beforeErr := fileid.Stat(a.Path)
+		hashed := hashConcurrently(a.Path)
 		model, err := introspect.Load(ctx, a.Path, o)
 		if err != nil {
 			return LoadedApp{}, err
 		}
+		c := <-hashed
 		after, afterErr := fileid.Stat(a.Path)
 		switch {
 		case beforeErr != nil:
 			change = fmt.Sprintf("could not be examined before it was introspected (%v)", beforeErr)
 		case afterErr != nil:
 			change = fmt.Sprintf("could not be examined after it was introspected (%v)", afterErr)
+		case c.err == nil && c.id != before:
+			change = before.Differs(c.id)
+		case c.err == nil && c.idAfter != before:
+			change = before.Differs(c.idAfter)
 		default:
 			change = before.Differs(after)
 		}
 		if change == "" {
-			return LoadedApp{App: a, Model: model, identity: &before}, nil
+			stabilise(model, time.Now())
+			return LoadedApp{App: a, Model: model, binary: fixedBinary(a.Path, before, c)}, nil
 		}
 	}
 	return LoadedApp{}, fmt.Errorf("application %q: the binary changed while it was being introspected; try again (%s %s, twice in a row; wait until whatever replaces it has finished)", a.label(), a.Path, change)

@@ -114,3 +114,24 @@ func TestLoadedToolsRefuseAByteIdenticalBinaryRenamedOverTheirFile(t *testing.T)
 		t.Errorf("Execute = %v after %d runs, want ErrBinaryChanged and none", err, runs)
 	}
 }
+
+func TestLoadsOfByteIdenticalCopiesAtOnePathBindAlike(t *testing.T) {
+	path := copyFixture(t)
+	first, err := loadOne(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another file (inode, times) with the same bytes, as another host has.
+	renameOver(t, path, func(tmp string) { testsupport.CopyFile(t, fixtureBin, tmp) })
+	second, err := loadOne(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range first.Tools() {
+		a, _ := first.Binding(tool.Name())
+		b, ok := second.Binding(tool.Name())
+		if !ok || a != b {
+			t.Errorf("%s: bindings %q and %q, want one value for the same bytes at the same path", tool.Name(), a, b)
+		}
+	}
+}

@@ -30,15 +30,16 @@ type ToolSet struct {
 	skipped  []Skip
 }
 
-// builtTool is a tool with its descriptor hash, computed once at build
-// time so that Diff never re-serialises a schema.
+// builtTool is a tool with its descriptor hashes (see descriptorHashes),
+// computed once at build time so that Diff never re-serialises a schema.
 type builtTool struct {
 	tool       Tool
 	descriptor digest
+	core       digest
 }
 
 // newToolSet indexes tools, whose names are already unique. It also
-// fixes the identity of every command's binary in its binding (see
+// fixes the content of every command's binary in its binding (see
 // bindingOf): the file introspected by Load, or, for a model the caller
 // supplied, the file at the path now.
 func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
@@ -54,7 +55,7 @@ func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
 		s.tools[i] = b.tool
 		s.byName[b.tool.Name()] = b.tool
 		s.descHash[b.tool.Name()] = b.descriptor
-		s.bindings[b.tool.Name()] = bindingOf(b.tool, b.descriptor)
+		s.bindings[b.tool.Name()] = bindingOf(b.tool, b.descriptor, b.core)
 	}
 	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return s
@@ -70,14 +71,20 @@ func (s *ToolSet) Lookup(name string) (Tool, bool) {
 	return t, ok
 }
 
-// Binding identifies the tool called name as a whole: its descriptor and,
-// for a command, the binary file it was loaded from (path, device, inode,
-// size, modification and change times). Equal bindings from two lookups mean
-// the same tool, so a caller holding a tool across a wait (for a person's
+// Binding identifies the tool called name as a whole: for a command, what
+// a call depends on (schema, gate, behaviour, source and title) and the
+// binary it was loaded from (its path and the SHA-256 of its content); for
+// any other tool, its descriptor. Equal bindings from two lookups mean the
+// same tool, so a caller holding a tool across a wait (for a person's
 // approval, for a concurrency slot) can tell whether a reload changed it
-// meanwhile; an approval or a prepared call is bound to it. The string is
-// opaque and stable within one process; ok is false when the set has no
-// such tool.
+// meanwhile; an approval or a prepared call is bound to it.
+//
+// The string is opaque, and the same on every replica that serves the
+// same bytes at the same path with the same configuration: it holds
+// nothing local to a host (no inode, no times), so an approval asked by
+// one replica is accepted by another. Whether the file at the path is still
+// the one loaded is checked locally before each run (Call.CheckBinary). ok
+// is false when the set has no such tool.
 func (s *ToolSet) Binding(name string) (binding string, ok bool) {
 	if s == nil {
 		return "", false

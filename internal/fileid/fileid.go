@@ -1,11 +1,13 @@
 // Package fileid tells one version of a file from another without reading
-// it, from what a stat reports. fisk-mcp binds every command tool to the
-// identity of the binary it introspected, checks it again before each run,
-// and polls it to notice a binary that was replaced: all three use this one
-// identity, so "changed" means the same thing to each of them.
+// it, from what a stat reports. fisk-mcp records the identity of the
+// binary it introspected, checks it again before each run, and polls it to
+// notice a binary that was replaced: all three use this one identity, so
+// "changed" means the same thing to each of them.
 //
 // It deliberately does not hash the content (see [ID]) and does not open
-// the file.
+// the file. An identity is local to one host; what must be the same on
+// every replica (an approval's binding) uses a hash of the content, taken
+// once per load by package exposure.
 package fileid
 
 import (
@@ -25,10 +27,10 @@ import (
 // change time cannot be set back by the writer, so restoring the
 // modification time does not hide a rewrite. IDs are comparable with ==.
 //
-// The content is deliberately not hashed: SHA-256 of the 37 MB natscli
-// binary takes 31 ms with a warm page cache and 68 ms cold, on every load
-// and reload, while a stat costs about 2 µs and is what the check before
-// each exec can afford anyway.
+// The content is deliberately not hashed here: SHA-256 of the 37 MB
+// natscli binary takes 31 ms with a warm page cache and 68 ms cold, which a
+// load affords once (beside the introspection) but the check before each
+// exec does not, while a stat costs about 2 µs.
 type ID struct {
 	dev, ino     uint64
 	size         int64
