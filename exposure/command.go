@@ -28,8 +28,8 @@ type commandTool struct {
 	aliases     [][]string // by level of the path; see Aliased
 	examples    []Example
 	loaded      *loadedBinary // the binary file as it was when the tool was loaded; shared by the app
-	envars      []string     // the application's declared variables; shared, read only
-	secretFlags []string     // the operator's secret flags (Policy.SecretFlags); shared, read only
+	envars      []string      // the application's declared variables; shared, read only
+	secretFlags []string      // the operator's secret flags (Policy.SecretFlags); shared, read only
 }
 
 // commandSchemaInputs determine a command's advertised schema: the mode,
