@@ -38,7 +38,13 @@ func startHTTP(t *testing.T, token string, extra ...string) *httpServer {
 		}
 		a = append([]string{"--token-file", path}, a...)
 	}
-	cmd := exec.Command(fiskMCP, serveArgs(append(a, fixtureBin)...)...)
+	return startHTTPCommand(t, exec.Command(fiskMCP, serveArgs(append(a, fixtureBin)...)...), token)
+}
+
+// startHTTPCommand starts cmd, a fisk-mcp serving HTTP on a port it
+// chooses, as startHTTP does.
+func startHTTPCommand(t *testing.T, cmd *exec.Cmd, token string) *httpServer {
+	t.Helper()
 	log := newLogBuffer()
 	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
