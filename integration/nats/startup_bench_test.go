@@ -1,6 +1,9 @@
 package nats
 
 import (
+	"crypto/sha256"
+	"io"
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -14,7 +17,9 @@ import (
 // start → first tools/list over stdio with the SDK's CommandTransport
 // (process start, introspection, decoding, schema compilation, the tool set,
 // registration, the handshake and every page of the list), deferred (the
-// default for nats), in full, and in full with output schemas. Compare them
+// default for nats), in full, and in full with output schemas; and, apart,
+// the content hash a load takes of the binary concurrently with the
+// introspection. Compare them
 // with benchstat; the ratio is what serving costs on top of the floor.
 //
 // Besides wall time, each reports cpu-ms/op: the user and system time of
@@ -36,6 +41,28 @@ func BenchmarkStartup(b *testing.B) {
 			cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		}
 		reportCPU(b, cpu)
+	})
+	// What binding tools to the binary's content costs: SHA-256 of the
+	// whole file, read as a load reads it. Load takes it beside the
+	// introspection, so it should not add to "serve".
+	b.Run("content-hash", func(b *testing.B) {
+		fi, err := os.Stat(nats)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(fi.Size())
+		for b.Loop() {
+			f, err := os.Open(nats)
+			if err != nil {
+				b.Fatal(err)
+			}
+			h := sha256.New()
+			_, err = io.Copy(h, f)
+			f.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 	for _, mode := range []struct {
 		name  string
