@@ -16,8 +16,13 @@
 // Before running a Call, the serving surface confirms that the tool is still
 // the one it prepared: that the name has the same [ToolSet.Binding] in the
 // set in force, and ([Call.CheckBinary]) that a command's binary is still
-// the file the tool was loaded from. Exposure never calls back into the
-// serving surface.
+// the file the tool was loaded from. A binding holds nothing local to a
+// host (a command's binary enters it as the SHA-256 of its content), so
+// replicas serving the same bytes with the same configuration bind alike;
+// the second check is the local one. Load also normalises the timestamps of
+// the present that an application writes into its help, so that such
+// replicas advertise byte-identical tools. Exposure never calls back into
+// the serving surface.
 //
 // # Capabilities
 //
