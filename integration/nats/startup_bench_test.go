@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 
@@ -51,6 +52,7 @@ func BenchmarkStartup(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.SetBytes(fi.Size())
+		start := processCPU(b)
 		for b.Loop() {
 			f, err := os.Open(nats)
 			if err != nil {
@@ -63,6 +65,7 @@ func BenchmarkStartup(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, processCPU(b)-start)
 	})
 	for _, mode := range []struct {
 		name  string
@@ -108,4 +111,13 @@ func BenchmarkStartup(b *testing.B) {
 
 func reportCPU(b *testing.B, cpu time.Duration) {
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// processCPU is the user and system time this process has used so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
