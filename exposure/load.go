@@ -18,9 +18,9 @@ import (
 //
 // Load also records the identity of the binary file the model was read from
 // (see ErrBinaryChanged) and the SHA-256 of its content, and the app's
-// command tools are bound to exactly that file. A LoadedApp made by the caller, with a model from elsewhere,
-// carries none: Build then binds each command tool to the file at the path
-// when the set is built.
+// command tools are bound to exactly that file. A LoadedApp made by the
+// caller, with a model from elsewhere, carries none: Build then binds each
+// command tool to the file at the path when the set is built.
 type LoadedApp struct {
 	App
 	Model *fisk.ApplicationModel
@@ -104,8 +104,8 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 // reached by the path, so the file is examined as a command would run it
 // (see fileid.Stat) before the introspection and the hash start and after
 // both have finished, and the hash records the identity of the descriptor
-// it read. All three equal means one file was at the path throughout and
-// unchanged: another file renamed over the path changes device and inode,
+// it read, when opened and once read to the end. All four equal means one
+// file was at the path throughout and unchanged: another file renamed over the path changes device and inode,
 // a write in place changes size and times, and the change time cannot be
 // set back by the writer. (A file system whose times are coarser than the
 // write could hide a rewrite within one tick; the stat check before each
