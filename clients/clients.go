@@ -1,9 +1,11 @@
 // Package clients writes the configuration that makes an MCP client start
-// a stdio server: the JSON entry of Claude Desktop, VS Code, Cursor and
-// Windsurf, and the "claude mcp add" command line of Claude Code, each in
-// the form the client documents. It does not decide what the server's
-// command line is, nor touch a client's files: the output is for a person
-// to paste.
+// a stdio server: the JSON entry of Claude Desktop, VS Code, Cursor,
+// Windsurf and Gemini CLI, the TOML table of Codex, and the "claude mcp add"
+// command line of Claude Code, each in the form the client documents; and
+// it installs that entry into the client's own file (Install), merging it
+// with what the file holds. It does not decide what the server's command
+// line is, and it never runs a client: a client whose file is rewritten
+// while it runs (Claude Code) is configured through its own command.
 //
 // What it adds to the command line is deferral, because clients differ in
 // how many tools they take (Advise; the figures are in Known, from the
@@ -13,8 +15,10 @@
 //	VS Code         128 tools per request, grouped past ~64  deferred above 128
 //	Cursor          80 tools                                 deferred above 80
 //	Windsurf        50 tools                                 deferred above 50
+//	Gemini CLI      128 tools (the Gemini API's limit)       deferred above 128
 //	Claude Code     none: defers every MCP tool itself       --defer=never
 //	Claude Desktop  none known                               as given
+//	Codex           none known                               as given
 //
 // A cap counts the tools of all the client's servers, so the server's own
 // default (--defer auto past 40 tools) stays under every cap and is kept
@@ -32,7 +36,7 @@ import (
 )
 
 // Names are the clients known, in the order of help texts.
-var Names = []string{"claude-desktop", "claude-code", "vscode", "cursor", "windsurf"}
+var Names = []string{"claude-desktop", "claude-code", "vscode", "cursor", "windsurf", "codex", "gemini"}
 
 // Launch is how a client starts the server: the server's name in the client,
 // the absolute command, its arguments and extra environment.
@@ -60,6 +64,8 @@ var Hints = map[string]string{
 	"vscode":         "merge this into the \"servers\" object of .vscode/mcp.json in the workspace",
 	"cursor":         "merge this into the \"mcpServers\" object of .cursor/mcp.json in the project (or ~/.cursor/mcp.json for every project)",
 	"windsurf":       "merge this into the \"mcpServers\" object of ~/.codeium/windsurf/mcp_config.json, then refresh the MCP servers in Windsurf",
+	"codex":          "add this table to ~/.codex/config.toml (or $CODEX_HOME/config.toml), then restart Codex",
+	"gemini":         "merge this into the \"mcpServers\" object of ~/.gemini/settings.json (or .gemini/settings.json in the project), then restart Gemini CLI",
 }
 
 // Render renders l in the format the client documents. l.Name must not be
@@ -69,17 +75,11 @@ func Render(client string, l Launch) (string, error) {
 		return "", fmt.Errorf("server name %q cannot name a server in a client configuration; use letters, digits, - and _, not starting with -", l.Name)
 	}
 	switch client {
-	case "claude-desktop", "cursor", "windsurf":
-		// claude_desktop_config.json, .cursor/mcp.json, mcp_config.json:
-		// {"mcpServers": {NAME: {command, args, env}}}
-		return marshalIndent(map[string]any{"mcpServers": map[string]stdioEntry{
-			l.Name: {Command: l.Command, Args: l.Args, Env: l.Env},
-		}})
-	case "vscode":
-		// .vscode/mcp.json: {"servers": {NAME: {"type": "stdio", command, args, env}}}
-		return marshalIndent(map[string]any{"servers": map[string]stdioEntry{
-			l.Name: {Type: "stdio", Command: l.Command, Args: l.Args, Env: l.Env},
-		}})
+	case "claude-desktop", "cursor", "windsurf", "gemini", "vscode":
+		f := formats[client]
+		return marshalIndent(map[string]any{f.servers: map[string]any{l.Name: f.entry(l)}})
+	case "codex":
+		return codexTable(l)
 	case "claude-code":
 		// claude mcp add NAME [options] -- COMMAND [args...]. Claude Code
 		// parses with commander.js, where --env takes any number of values:

@@ -22,14 +22,18 @@ type Client struct {
 // Known holds, by name, the clients of Names. The caps are those the
 // clients document or were measured at (late 2026): VS Code with Copilot
 // sends at most 128 tools per request and groups them past about 64,
-// Cursor takes 80 and Windsurf 50. Claude Code defers every MCP tool behind
-// its ToolSearch; Claude Desktop sets no cap known.
+// Cursor takes 80 and Windsurf 50; Gemini CLI sends at most 128, the
+// Gemini API's limit, truncating past it across its servers. Claude Code
+// defers every MCP tool behind its ToolSearch; Claude Desktop and Codex set
+// no cap known.
 var Known = map[string]Client{
 	"claude-desktop": {Label: "Claude Desktop"},
 	"claude-code":    {Label: "Claude Code", DefersTools: true},
 	"vscode":         {Label: "VS Code", ToolCap: 128},
 	"cursor":         {Label: "Cursor", ToolCap: 80},
 	"windsurf":       {Label: "Windsurf", ToolCap: 50},
+	"codex":          {Label: "Codex"},
+	"gemini":         {Label: "Gemini CLI", ToolCap: 128},
 }
 
 // The values of the server's --defer flag.
