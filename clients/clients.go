@@ -81,21 +81,25 @@ func Render(client string, l Launch) (string, error) {
 	case "codex":
 		return codexTable(l)
 	case "claude-code":
-		// claude mcp add NAME [options] -- COMMAND [args...]. Claude Code
-		// parses with commander.js, where --env takes any number of values:
-		// "--env K=V NAME" would read NAME as a second variable. So the name
-		// comes first, and each variable is one word, --env=K=V, after which
-		// nothing is taken as another value.
-		argv := []string{"mcp", "add", l.Name, "--transport", "stdio"}
-		for _, k := range sortedKeys(l.Env) {
-			argv = append(argv, "--env="+k+"="+l.Env[k])
-		}
-		argv = append(argv, "--", l.Command)
-		argv = append(argv, l.Args...)
-		return execrunner.DisplayCommandLine("claude", argv) + "\n", nil
+		return execrunner.DisplayCommandLine("claude", ClaudeAddArgs(l)) + "\n", nil
 	default:
 		return "", fmt.Errorf("unknown client %q: use one of %s", client, strings.Join(Names, ", "))
 	}
+}
+
+// ClaudeAddArgs returns the arguments of the claude command that registers
+// l with Claude Code: claude mcp add NAME [options] -- COMMAND [args...].
+// Claude Code parses with commander.js, where --env takes any number of
+// values: "--env K=V NAME" would read NAME as a second variable. So the
+// name comes first, and each variable is one word, --env=K=V, after which
+// nothing is taken as another value.
+func ClaudeAddArgs(l Launch) []string {
+	argv := []string{"mcp", "add", l.Name, "--transport", "stdio"}
+	for _, k := range sortedKeys(l.Env) {
+		argv = append(argv, "--env="+k+"="+l.Env[k])
+	}
+	argv = append(argv, "--", l.Command)
+	return append(argv, l.Args...)
 }
 
 func marshalIndent(v any) (string, error) {

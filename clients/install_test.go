@@ -359,3 +359,28 @@ func TestConfigFileIsWhereTheClientDocumentsIt(t *testing.T) {
 		t.Errorf("CODEX_HOME: %q", got)
 	}
 }
+
+// The entry goes after the last member, past a comment that ends its line,
+// in the file's indentation and comma style.
+func TestInstallPlacesTheEntryInTheFilesLayout(t *testing.T) {
+	l := Launch{Name: "n", Command: "/f", Args: []string{"serve"}}
+	cases := []struct{ name, in, want string }{
+		{"trailing comma and a line comment", "{\n  \"servers\": {\n    \"a\": {}, // one\n  },\n}\n",
+			"{\n  \"servers\": {\n    \"a\": {}, // one\n    \"n\": {\n      \"type\": \"stdio\",\n      \"command\": \"/f\",\n      \"args\": [\n        \"serve\"\n      ],\n      \"env\": null\n    },\n  },\n}\n"},
+		{"no comma, tabs", "{\n\t\"servers\": {\n\t\t\"a\": {} // one\n\t}\n}\n",
+			"{\n\t\"servers\": {\n\t\t\"a\": {}, // one\n\t\t\"n\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"/f\",\n\t\t\t\"args\": [\n\t\t\t\t\"serve\"\n\t\t\t],\n\t\t\t\"env\": null\n\t\t}\n\t}\n}\n"},
+		{"an empty object", "{\"servers\": {}}\n",
+			"{\"servers\": {\n  \"n\": {\n    \"type\": \"stdio\",\n    \"command\": \"/f\",\n    \"args\": [\n      \"serve\"\n    ],\n    \"env\": null\n  }\n}}\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeTemp(t, "mcp.json", tc.in)
+			if _, err := Install("vscode", l, path, false); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}

@@ -256,7 +256,7 @@ func (d *jsonDoc) insertMember(obj *jsonNode, key string, value any) ([]byte, er
 	last := obj.members[len(obj.members)-1].value.end
 	comma := -1
 	for _, t := range d.trailing {
-		if t > last && t < closeAt {
+		if t >= last && t < closeAt {
 			comma = t
 		}
 	}

@@ -64,13 +64,16 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
+	if advice.Note != "" {
+		defer fmt.Fprintf(c.stderr, "note: %s\n", advice.Note)
+	}
+	if c.installOpts.install {
+		return c.install(l, out)
+	}
 	if _, err := fmt.Fprint(c.stdout, out); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.stderr, clients.Hints[c.client])
-	if advice.Note != "" {
-		fmt.Fprintf(c.stderr, "note: %s\n", advice.Note)
-	}
 	return nil
 }
 

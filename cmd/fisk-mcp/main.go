@@ -3,7 +3,7 @@
 //
 //	fisk-mcp serve [flags] APP...     serve over stdio (default) or streamable HTTP
 //	fisk-mcp tools [flags] APP...     print what would be served
-//	fisk-mcp config CLIENT [flags] APP...  print a client configuration
+//	fisk-mcp config CLIENT [flags] APP...  print a client configuration, or --install it
 //	fisk-mcp version
 //
 // This package is wiring only: each setting is described once (bind, in
@@ -53,6 +53,7 @@ type cli struct {
 	toolsJSON            bool
 	client               string
 	clientEnv            []string
+	installOpts          installOptions
 
 	// executable locates the running fisk-mcp binary (os.Executable).
 	executable func() (string, error)
@@ -81,8 +82,11 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 
 	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
 	config.HelpLong(configHelp)
-	config.Arg("client", "The client: claude-desktop, claude-code, vscode, cursor or windsurf").Required().EnumVar(&c.client, clients.Names...)
+	config.Arg("client", "The client: claude-desktop, claude-code, vscode, cursor, windsurf, codex or gemini").Required().EnumVar(&c.client, clients.Names...)
 	config.Flag("env", "Set KEY=VALUE in the server's environment in the generated configuration (repeatable)").PlaceHolder("KEY=VALUE").StringsVar(&c.clientEnv)
+	config.Flag("install", "Write the entry into the client's own configuration (claude-code: run claude mcp add) instead of printing it").UnNegatableBoolVar(&c.installOpts.install)
+	config.Flag("force", "With --install, replace a different server of the same name").UnNegatableBoolVar(&c.installOpts.force)
+	config.Flag("client-config", "With --install, the client's configuration file to write, instead of its documented place").PlaceHolder("FILE").StringVar(&c.installOpts.file)
 	c.config.register(config)
 
 	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
@@ -117,10 +121,21 @@ so the configuration works whatever directory the client starts in.
   vscode          the "servers" entry for .vscode/mcp.json
   cursor          the "mcpServers" entry for .cursor/mcp.json
   windsurf        the "mcpServers" entry for ~/.codeium/windsurf/mcp_config.json
+  codex           the [mcp_servers.NAME] table for ~/.codex/config.toml
+  gemini          the "mcpServers" entry for ~/.gemini/settings.json
+
+--install writes the entry into that file (vscode: .vscode/mcp.json here;
+claude-desktop: its file on macOS and Windows; --client-config FILE for any
+other), merging: other servers, unknown keys and comments (JSONC, TOML) are
+kept, a different server of the same name is replaced only with --force,
+the previous file is kept as FILE.YYYYMMDDTHHMMSSZ.bak, and the file is
+replaced atomically (a symlink's target is written). A malformed file is
+left alone. For claude-code it runs claude mcp add.
 
 The apps are loaded to count their tools: for a client that takes at most so
-many (VS Code 128, Cursor 80, Windsurf 50), a larger set is deferred, with
---defer=always unless the settings already defer it; a note on stderr says so.`
+many (VS Code and Gemini CLI 128, Cursor 80, Windsurf 50), a larger set is
+deferred, with --defer=always unless the settings already defer it; a note
+on stderr says so.`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
