@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -157,6 +158,7 @@ func mergeJSON(f format, data []byte, l Launch, force bool) ([]byte, bool, error
 	if err != nil {
 		return nil, false, err
 	}
+	out = matchNewlines(data, out)
 	// The edit must mean exactly the one change, whatever the file's layout.
 	expect := d.decoded(0, len(d.plain)).(map[string]any)
 	if s, ok := expect[f.servers].(map[string]any); ok {
@@ -169,6 +171,23 @@ func mergeJSON(f format, data []byte, l Launch, force bool) ([]byte, bool, error
 		return nil, false, fmt.Errorf("%w: the edited text did not parse back to the same document; add the entry fisk-mcp config prints by hand", ErrCannotMerge)
 	}
 	return out, false, nil
+}
+
+// matchNewlines gives the lines fisk-mcp added to out the CRLF endings of
+// data, when every line of data ends so (a file written on Windows).
+func matchNewlines(data, out []byte) []byte {
+	n := bytes.Count(data, []byte("\n"))
+	if n == 0 || bytes.Count(data, []byte("\r\n")) != n {
+		return out
+	}
+	var b bytes.Buffer
+	for i, c := range out {
+		if c == '\n' && (i == 0 || out[i-1] != '\r') {
+			b.WriteByte('\r')
+		}
+		b.WriteByte(c)
+	}
+	return b.Bytes()
 }
 
 func roundTrip(v any) any {

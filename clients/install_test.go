@@ -384,3 +384,18 @@ func TestInstallPlacesTheEntryInTheFilesLayout(t *testing.T) {
 		})
 	}
 }
+
+// A file written with CRLF line endings gets the entry's lines with CRLF.
+func TestInstallKeepsCRLFLineEndings(t *testing.T) {
+	for client, text := range map[string]string{"vscode": vscodeFile, "codex": codexFile} {
+		crlf := strings.ReplaceAll(text, "\n", "\r\n")
+		path := writeTemp(t, "config", crlf)
+		if _, err := Install(client, fiskLaunch, path, false); err != nil {
+			t.Fatalf("%s: %v", client, err)
+		}
+		data, _ := os.ReadFile(path)
+		if strings.Count(string(data), "\n") != strings.Count(string(data), "\r\n") || !strings.Contains(string(data), fiskLaunch.Command) {
+			t.Errorf("%s: lone newlines in\n%q", client, data)
+		}
+	}
+}

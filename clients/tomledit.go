@@ -101,6 +101,7 @@ func mergeTOML(data []byte, name, table string, force bool) (out []byte, unchang
 		}
 		out = append(out, table...)
 	}
+	out = matchNewlines(data, out)
 	// The text edit must mean exactly the one change: a file that spells
 	// mcp_servers in a way the edit cannot extend (inline, dotted keys) is
 	// refused rather than broken.

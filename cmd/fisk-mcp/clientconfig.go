@@ -15,6 +15,9 @@ import (
 )
 
 func (c *cli) runConfig(*fisk.ParseContext) error {
+	if err := c.installOpts.check(); err != nil {
+		return err
+	}
 	p := c.config
 	// Render the command line before the configuration file is merged in:
 	// the file is passed by path, and its values must not be repeated.

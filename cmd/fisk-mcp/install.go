@@ -16,6 +16,15 @@ type installOptions struct {
 	file           string // --client-config: the client's file, elsewhere than its documented place
 }
 
+// check refuses the flags of --install without it: a --force given to
+// printing would silently do nothing.
+func (o installOptions) check() error {
+	if !o.install && (o.force || o.file != "") {
+		return errors.New("--force and --client-config go with --install: add --install to write the client's file, or drop them to print the entry")
+	}
+	return nil
+}
+
 // install puts l into the client's configuration: through Claude Code's
 // own command, which rewrites its file while it runs, or by merging into
 // the client's file (clients.Install). Reports go to stderr.
