@@ -157,7 +157,7 @@ func parseJSONDoc(data []byte, comments bool) (*jsonDoc, error) {
 	if comments {
 		d.plain, d.trailing = stripJSONC(data)
 	}
-	if len(bytes.TrimSpace(d.plain)) == 0 {
+	if len(bytes.Trim(d.plain, " \t\r\n")) == 0 { // JSON's whitespace only
 		return d, nil
 	}
 	var v any
