@@ -4,8 +4,9 @@
 // command line of Claude Code, each in the form the client documents; and
 // it installs that entry into the client's own file (Install), merging it
 // with what the file holds. It does not decide what the server's command
-// line is, and it never runs a client: a client whose file is rewritten
-// while it runs (Claude Code) is configured through its own command.
+// line is, and runs no command: Claude Code, which rewrites its file while
+// it runs, is configured by running its claude mcp add (ClaudeAddArgs),
+// which is the caller's to do.
 //
 // What it adds to the command line is deferral, because clients differ in
 // how many tools they take (Advise; the figures are in Known, from the
@@ -79,7 +80,7 @@ func Render(client string, l Launch) (string, error) {
 		f := formats[client]
 		return marshalIndent(map[string]any{f.servers: map[string]any{l.Name: f.entry(l)}})
 	case "codex":
-		return codexTable(l)
+		return codexTable(l), nil
 	case "claude-code":
 		return execrunner.DisplayCommandLine("claude", ClaudeAddArgs(l)) + "\n", nil
 	default:

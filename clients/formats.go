@@ -47,7 +47,7 @@ var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 //	env = { "KEY" = "value" }
 //
 // One table, env inline, so that the entry is one section of the file.
-func codexTable(l Launch) (string, error) {
+func codexTable(l Launch) string {
 	var b strings.Builder
 	b.WriteString("[mcp_servers." + tomlKey(l.Name) + "]\n")
 	b.WriteString("command = " + tomlString(l.Command) + "\n")
@@ -69,7 +69,7 @@ func codexTable(l Launch) (string, error) {
 		}
 		b.WriteString(" }\n")
 	}
-	return b.String(), nil
+	return b.String()
 }
 
 func tomlKey(k string) string {

@@ -112,11 +112,7 @@ func Install(client string, l Launch, file string, force bool) (Installed, error
 // merge returns data with l's entry in it, in format f.
 func merge(f format, data []byte, l Launch, force bool) ([]byte, bool, error) {
 	if f.toml {
-		table, err := codexTable(l)
-		if err != nil {
-			return nil, false, err
-		}
-		return mergeTOML(data, l.Name, table, force)
+		return mergeTOML(data, l.Name, codexTable(l), force)
 	}
 	return mergeJSON(f, data, l, force)
 }
