@@ -54,6 +54,19 @@ var loadOps = []loadOp{
 		}
 		return nil
 	}},
+	// A command that holds its slot 10ms while using no processor: it
+	// measures the slot pool itself, which bounds it at --concurrency
+	// (or a client's share of it) calls per 10ms.
+	{"sleep", func(ctx context.Context, cs *mcp.ClientSession) error {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "sleep", Arguments: args("for", "10ms")})
+		if err != nil {
+			return err
+		}
+		if res.IsError {
+			return fmt.Errorf("sleep failed: %s", text(res))
+		}
+		return nil
+	}},
 	// Answered in-process, without a slot or a process: what the transport
 	// and the server cost on their own.
 	{"list", func(ctx context.Context, cs *mcp.ClientSession) error {
