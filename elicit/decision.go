@@ -44,6 +44,9 @@ const (
 	// CodeTimeout: no answer within the gate's timeout (older protocols,
 	// where the server waits).
 	CodeTimeout Code = "timeout"
+	// CodeUnavailable: the record of used approvals (the ReplayStore)
+	// could not record the answer, so its single use cannot be guaranteed.
+	CodeUnavailable Code = "unavailable"
 	// CodeError: asking failed, the answer was not a yes/no, or the gate
 	// itself could not work.
 	CodeError Code = "error"
@@ -191,6 +194,11 @@ func timedOut(wait time.Duration) Decision {
 func failed(detail string) Decision {
 	return Decision{Code: CodeError, Detail: detail,
 		Message: "Not run: asking the user for approval failed; you may ask again by calling the tool again."}
+}
+
+func unavailable(err error) Decision {
+	return Decision{Code: CodeUnavailable, Detail: err.Error(),
+		Message: fmt.Sprintf("Not run: approvals are unavailable: %v; ungated tools still work. Call the tool again later so the user is asked, or tell the user that the server's operator must fix this.", err)}
 }
 
 func notYesNo(detail string) Decision {

@@ -52,7 +52,15 @@
 // The gate does not decide which tools need approval, does not validate
 // arguments against a schema (the caller does that before asking) and does
 // not run anything. It cannot tell a person from a client that fabricates an
-// "accept": that trust is inherent to MCP elicitation. The replay cache is
-// per process: with several replicas sharing one key, an answer replayed to
-// another replica within its expiry is not detected there.
+// "accept": that trust is inherent to MCP elicitation.
+//
+// # Single use
+//
+// Every authentic answer, declines included, is recorded in a
+// [ReplayStore] before it is interpreted, and nothing runs unless the store
+// confirms the record is fresh; a store that cannot record fails the
+// approval closed ([CodeUnavailable]). The default [MemoryStore] is per
+// process: it refuses states issued before it started, so a restart does
+// not reopen used states, but replicas sharing one key need a shared store
+// (package natsstore), or an approval could be presented once to each.
 package elicit

@@ -2,6 +2,7 @@ package elicit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -32,7 +33,12 @@ type Options struct {
 	Key []byte
 	// Timeout bounds the wait for a person; 0 means DefaultTimeout.
 	Timeout time.Duration
-	// ReplayCapacity bounds the replay cache; 0 means DefaultReplayCapacity.
+	// Replay is the record of used request states. Nil means a
+	// MemoryStore of this process, bounded by ReplayCapacity in all;
+	// replicas sharing Key share a store instead (see ReplayStore).
+	Replay ReplayStore
+	// ReplayCapacity bounds the default MemoryStore; 0 means
+	// DefaultReplayCapacity. Ignored when Replay is set.
 	ReplayCapacity int
 	// OnDecision, if set, is called with each decision the Middleware makes
 	// on its own: the refusals on older protocol versions when the wait
@@ -48,7 +54,7 @@ type Gate struct {
 	server     string
 	signer     signer
 	timeout    time.Duration
-	replay     *replayCache
+	replay     ReplayStore
 	onDecision func(ctx context.Context, r Refusal)
 
 	// now and afterFunc are the clock; tests replace them.
@@ -80,11 +86,14 @@ func NewGate(o Options) (*Gate, error) {
 	if g.timeout == 0 {
 		g.timeout = DefaultTimeout
 	}
-	capacity := o.ReplayCapacity
-	if capacity == 0 {
-		capacity = DefaultReplayCapacity
+	g.replay = o.Replay
+	if g.replay == nil {
+		m, err := NewMemoryStore(MemoryOptions{Capacity: o.ReplayCapacity})
+		if err != nil {
+			return nil, err
+		}
+		g.replay = m
 	}
-	g.replay = newReplayCache(capacity)
 	key := o.Key
 	if key == nil {
 		var err error
@@ -158,7 +167,7 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 		d, res := g.ask(req, q, r)
 		return d, res, nil
 	}
-	d, again, err := g.judge(req, q.binding, r)
+	d, again, err := g.judge(ctx, req, q.binding, r, p.Client)
 	if err != nil || !again {
 		return d, nil, err
 	}
@@ -196,7 +205,8 @@ func (g *Gate) ask(req *mcp.CallToolRequest, q question, r *round) (Decision, *m
 	if err != nil {
 		return failed(err.Error()), nil
 	}
-	c := claims{binding: q.binding, Nonce: nonce, Expires: g.now().Add(g.timeout).UnixMilli()}
+	now := g.now()
+	c := claims{binding: q.binding, Nonce: nonce, Issued: now.UnixMilli(), Expires: now.Add(g.timeout).UnixMilli()}
 	state, err := g.signer.sign(c)
 	if err != nil {
 		return failed("signing request state: " + err.Error()), nil
@@ -238,7 +248,7 @@ func (g *Gate) askAgain(req *mcp.CallToolRequest, q question, r *round, refused 
 // judge decides a retry that carries an answer or a state. again reports a
 // retry whose answer does not answer the question asked, which askAgain
 // answers with a fresh question; err, a state this server did not issue.
-func (g *Gate) judge(req *mcp.CallToolRequest, b binding, r *round) (d Decision, again bool, err error) {
+func (g *Gate) judge(ctx context.Context, req *mcp.CallToolRequest, b binding, r *round, client string) (d Decision, again bool, err error) {
 	state, responses := req.Params.RequestState, req.Params.InputResponses
 	if state == "" {
 		return forged("an answer arrived without request state"), true, nil
@@ -250,14 +260,14 @@ func (g *Gate) judge(req *mcp.CallToolRequest, b binding, r *round) (d Decision,
 	if len(responses) == 0 {
 		d, again = forged("request state arrived without an answer"), true
 	} else {
-		d, again = g.judgeClaims(req, b, r, c)
+		d, again = g.judgeClaims(ctx, req, b, r, c, client)
 	}
 	d.Nonce = c.Nonce
 	return d, again, nil
 }
 
 // judgeClaims decides a retry whose state is authentic, with claims c.
-func (g *Gate) judgeClaims(req *mcp.CallToolRequest, b binding, r *round, c claims) (d Decision, again bool) {
+func (g *Gate) judgeClaims(ctx context.Context, req *mcp.CallToolRequest, b binding, r *round, c claims, client string) (d Decision, again bool) {
 	responses := req.Params.InputResponses
 	if serverElicits(req.Session) {
 		if r == nil {
@@ -288,11 +298,14 @@ func (g *Gate) judgeClaims(req *mcp.CallToolRequest, b binding, r *round, c clai
 	if !ok || answer == nil {
 		return forged(fmt.Sprintf("the answer is a %T, not an elicitation result", resp)), true
 	}
-	switch g.replay.use(c.Nonce, c.expiry(), now) {
-	case alreadyUsed:
+	fresh, err := g.replay.Use(ctx, UsedState{Nonce: c.Nonce, Issued: c.issued(), Expires: c.expiry(), Now: now, Client: client})
+	switch {
+	case errors.Is(err, ErrIssuedBeforeStart):
+		return expired(err.Error()), true
+	case err != nil:
+		return unavailable(err), false
+	case !fresh:
 		return replayed(), false
-	case cacheFull:
-		return failed("replay cache is full of unexpired approvals"), false
 	}
 	return interpret(answer), false
 }

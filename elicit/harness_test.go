@@ -67,6 +67,15 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	if o.gate.ServerName == "" {
 		o.gate.ServerName = "fixture-server"
 	}
+	if o.clock != nil && o.gate.Replay == nil {
+		// The store refuses states issued before it started: start it on
+		// the gate's clock.
+		m, err := NewMemoryStore(MemoryOptions{Since: o.clock.now(), Capacity: o.gate.ReplayCapacity})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.gate.Replay = m
+	}
 	g, err := NewGate(o.gate)
 	if err != nil {
 		t.Fatalf("NewGate: %v", err)

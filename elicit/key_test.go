@@ -98,8 +98,9 @@ func TestNewGateDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.timeout != DefaultTimeout || g.server != DefaultServerName || g.replay.capacity != DefaultReplayCapacity {
-		t.Errorf("defaults = %s %q %d", g.timeout, g.server, g.replay.capacity)
+	m, ok := g.replay.(*MemoryStore)
+	if g.timeout != DefaultTimeout || g.server != DefaultServerName || !ok || m.capacity != DefaultReplayCapacity || m.perClient != DefaultReplayPerClient {
+		t.Errorf("defaults = %s %q %#v", g.timeout, g.server, g.replay)
 	}
 	if err := checkKey(g.signer.key); err != nil {
 		t.Errorf("random key fails its own check: %v", err)

@@ -30,6 +30,11 @@ type Prompt struct {
 	// replaced does not approve the tool as it is now, even when the command
 	// line reads the same. "" binds to "no binding".
 	Binding string
+	// Client names who made the call (its session; without one, its
+	// address and credential) for the replay store, which bounds what one
+	// client can make it hold. It is not bound: a retry may come over
+	// another connection. "" is one client, as on stdio.
+	Client string
 }
 
 // approveField is the one property of the requested form.

@@ -1,66 +1,52 @@
 package elicit
 
 import (
-	"sync"
+	"context"
+	"errors"
 	"time"
 )
 
-// DefaultReplayCapacity bounds how many used, unexpired nonces the gate
-// remembers. Each approval states lives at most Options.Timeout, so this is
-// the number of approvals answered within one timeout window.
-const DefaultReplayCapacity = 1 << 16
-
-// replayCache remembers nonces that were used until they expire. An expired
-// state is refused before the cache is consulted, so forgetting a nonce at
-// its expiry never lets a replay through.
-type replayCache struct {
-	mu       sync.Mutex
-	capacity int
-	used     map[string]time.Time // nonce -> expiry
+// ReplayStore is the record of used request states: what makes an approval
+// single-use. The gate consults it once per authentic, unexpired, matching
+// answer (declines included: a declined state answered again with accept
+// must not run), after every other check and before the answer is
+// interpreted, so nothing runs unless the store confirmed a fresh record.
+//
+// Replicas that share a state key must share one store, or a state can be
+// presented once to each of them ([MemoryStore] is per process; the
+// natsstore package is shared).
+type ReplayStore interface {
+	// Use records u.Nonce as used until u.Expires, atomically: of all
+	// calls with one nonce, across everything sharing the store, exactly
+	// one returns fresh. A non-nil error means the use could not be
+	// recorded or checked, and the gate refuses (fails closed) with the
+	// error's text as the reason; an error wrapping
+	// [ErrIssuedBeforeStart] makes the gate ask the person again instead.
+	Use(ctx context.Context, u UsedState) (fresh bool, err error)
 }
 
-func newReplayCache(capacity int) *replayCache {
-	return &replayCache{capacity: capacity, used: map[string]time.Time{}}
+// UsedState is one answered request state, as the gate hands it to a
+// ReplayStore.
+type UsedState struct {
+	Nonce   string    // the state's nonce, 32 hex digits
+	Issued  time.Time // when the state was signed
+	Expires time.Time // when it stops being accepted
+	Now     time.Time // the gate's clock at the answer, before Expires
+	// Client is who presented the answer (Prompt.Client): a store bounds
+	// what one client can make it hold.
+	Client string
 }
 
-// useResult says what use decided.
-type useResult int
+// ErrIssuedBeforeStart is wrapped by a store's error for a state issued
+// before the store began recording: it cannot tell whether the state was
+// used. The gate asks the person again; nothing runs.
+var ErrIssuedBeforeStart = errors.New("the approval was issued before this server started keeping its record of used approvals")
 
-const (
-	firstUse useResult = iota
-	alreadyUsed
-	cacheFull
-)
-
-// use records nonce as used, unless it already was. When the cache is full
-// of unexpired nonces it refuses rather than forget one early: a burst of
-// approvals then fails closed instead of opening a replay window.
-func (c *replayCache) use(nonce string, expires, now time.Time) useResult {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.used[nonce]; ok {
-		return alreadyUsed
-	}
-	if len(c.used) >= c.capacity {
-		for n, e := range c.used {
-			if isExpired(e, now) {
-				delete(c.used, n)
-			}
-		}
-		if len(c.used) >= c.capacity {
-			return cacheFull
-		}
-	}
-	c.used[nonce] = expires
-	return firstUse
-}
-
-func (c *replayCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.used)
-}
+// ErrReplayStoreFull is wrapped by a store's error when recording the use
+// would exceed a bound: the answer is refused rather than forgetting a
+// used state early, which would reopen it.
+var ErrReplayStoreFull = errors.New("the record of used approvals is full")
 
 // isExpired is the one definition of expiry, shared by the state check and
-// the cache sweep.
+// the memory store's sweep.
 func isExpired(expires, now time.Time) bool { return !now.Before(expires) }

@@ -42,10 +42,13 @@ type binding struct {
 type claims struct {
 	binding
 	Nonce   string `json:"n"` // hex, nonceBytes random bytes
+	Issued  int64  `json:"i"` // Unix milliseconds; a state without it was issued at 0
 	Expires int64  `json:"e"` // Unix milliseconds
 }
 
 func (c claims) expiry() time.Time { return time.UnixMilli(c.Expires) }
+
+func (c claims) issued() time.Time { return time.UnixMilli(c.Issued) }
 
 // inputID is the InputRequests key of the question asked for this state.
 // Deriving it from the nonce makes an answer to any other id one that was

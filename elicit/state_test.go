@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestArgumentHashIgnoresKeyOrderAndWhitespaceOnly(t *testing.T) {
@@ -110,30 +109,6 @@ func TestBindingNamesWhatDiffers(t *testing.T) {
 	}
 	if d := b.diff(b); d != "" {
 		t.Errorf("identical bindings differ: %q", d)
-	}
-}
-
-func TestReplayCacheRemembersUntilExpiryAndFailsClosedWhenFull(t *testing.T) {
-	now := time.Unix(1000, 0)
-	c := newReplayCache(2)
-	if c.use("a", now.Add(time.Minute), now) != firstUse || c.use("a", now.Add(time.Minute), now) != alreadyUsed {
-		t.Fatal("a nonce was usable twice")
-	}
-	if c.use("b", now.Add(2*time.Minute), now) != firstUse {
-		t.Fatal("a fresh nonce was refused")
-	}
-	if got := c.use("c", now.Add(time.Minute), now); got != cacheFull {
-		t.Fatalf("full cache of live nonces: %v, want cacheFull", got)
-	}
-	later := now.Add(time.Minute) // "a" has expired, "b" has not
-	if got := c.use("c", later.Add(time.Minute), later); got != firstUse {
-		t.Fatalf("after a's expiry: %v, want firstUse", got)
-	}
-	if got := c.use("b", later.Add(time.Minute), later); got != alreadyUsed {
-		t.Fatalf("b forgotten before its expiry: %v", got)
-	}
-	if c.len() != 2 {
-		t.Errorf("cache holds %d nonces, want 2", c.len())
 	}
 }
 

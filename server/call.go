@@ -170,6 +170,7 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 		CommandLine: p.line,
 		Trigger:     trigger,
 		Binding:     p.binding,
+		Client:      clientOf(req),
 	})
 	rec.decided(d)
 	switch {
