@@ -14,6 +14,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/server"
@@ -53,7 +54,11 @@ type servingPlan struct {
 	Approval elicit.Options    // Timeout, and Key from stateKeyFile
 	Watch    bool
 
-	tokenFile, stateKeyFile string
+	// Replay configures the NATS replay store, used when replayStore is
+	// not replayMemory.
+	Replay natsstore.Config
+
+	tokenFile, stateKeyFile, replayStore string
 	TokenFromFile           bool
 }
 
@@ -239,6 +244,7 @@ func (p *plan) resolveServing() error {
 		}
 		sp.Approval.Key = key
 	}
+	errs = append(errs, p.resolveReplayStore()...)
 	return errors.Join(errs...)
 }
 

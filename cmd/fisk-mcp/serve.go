@@ -81,6 +81,11 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		return err
 	}
 
+	closeStore, err := openReplayStore(ctx, sp, log)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
 	srv, err := newServer(p, l, set, log)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/settings"
 )
@@ -90,6 +91,26 @@ func (p *plan) bind() *settings.Set {
 				Help: "Reload the tools when an app binary changes or on SIGHUP; clients are told the list changed"},
 			{Name: "state-key-file", PlaceHolder: "FILE", Path: true, Value: &sp.stateKeyFile,
 				Help: "File holding the key that signs approval state, hex (openssl rand -hex 32) or raw random bytes; share it between replicas behind one load balancer; default: a random key per process"},
+			{Name: "replay-store", PlaceHolder: "URL", Default: replayMemory, Value: &sp.replayStore,
+				Help: "Where the record of used approvals is kept, so that each approval runs at most once: memory (this process only; states issued before it started are refused) or nats://HOST:PORT, a NATS JetStream server shared by every replica with one --state-key-file; when the store cannot be reached approvals are refused and ungated tools still work. Its account must not be reachable by the served tools"},
+			{Name: "replay-store-bucket", PlaceHolder: "NAME", Default: natsstore.DefaultBucket, Value: &sp.Replay.Bucket,
+				Help: "JetStream key-value bucket of the replay store, created (file storage, per-key TTL) when absent"},
+			{Name: "replay-store-creds", PlaceHolder: "FILE", Path: true, Value: &sp.Replay.CredsFile,
+				Help: "NATS credentials file (user JWT and seed) for the replay store"},
+			{Name: "replay-store-nkey", PlaceHolder: "FILE", Path: true, Value: &sp.Replay.NKeySeedFile,
+				Help: "File holding the NATS nkey seed for the replay store"},
+			{Name: "replay-store-user", PlaceHolder: "USER", Value: &sp.Replay.User,
+				Help: "NATS user for the replay store, with --replay-store-password-file"},
+			{Name: "replay-store-password-file", PlaceHolder: "FILE", Path: true, Value: &sp.Replay.PasswordFile,
+				Help: "File holding the password of --replay-store-user"},
+			{Name: "replay-store-tls-ca", PlaceHolder: "FILE", Path: true, Value: &sp.Replay.TLSCA,
+				Help: "CA bundle that verifies the replay store's NATS server"},
+			{Name: "replay-store-tls-cert", PlaceHolder: "FILE", Path: true, Value: &sp.Replay.TLSCert,
+				Help: "TLS client certificate for the replay store, with --replay-store-tls-key"},
+			{Name: "replay-store-tls-key", PlaceHolder: "FILE", Path: true, Value: &sp.Replay.TLSKey,
+				Help: "Key of --replay-store-tls-cert"},
+			{Name: "replay-store-context", PlaceHolder: "NAME", Value: &sp.Replay.Context,
+				Help: "NATS CLI context (a name saved by nats context save, or a context file's path) supplying the replay store's URL and credentials that the flags above leave unset; the NATS_* environment variables and the selected context are never used"},
 		}...)
 	}
 	return &settings.Set{List: list}

@@ -101,7 +101,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	if err := c.withContext(); err != nil {
 		return nil, err
 	}
-	where, err := checkURL(c.URL)
+	where, err := CheckURL(c.URL)
 	if err != nil {
 		return nil, err
 	}
@@ -222,9 +222,9 @@ func (s *Store) ensure(ctx context.Context) (jetstream.KeyValue, error) {
 	return kv, nil
 }
 
-// checkURL validates a comma-separated server list and returns it without
+// CheckURL validates a comma-separated server list and returns it without
 // user information, for logs and messages.
-func checkURL(raw string) (string, error) {
+func CheckURL(raw string) (string, error) {
 	if strings.TrimSpace(raw) == "" {
 		return "", errors.New("replay store URL is empty: give nats://host:port")
 	}
