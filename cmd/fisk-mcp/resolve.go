@@ -59,7 +59,7 @@ type servingPlan struct {
 	Replay natsstore.Config
 
 	tokenFile, stateKeyFile, replayStore string
-	TokenFromFile           bool
+	TokenFromFile                        bool
 }
 
 // newPlan returns an empty plan; serving says whether it has the serving
