@@ -24,6 +24,7 @@ type httpServer struct {
 	token string
 	log   *logBuffer
 	cmd   *exec.Cmd
+	stop  func() // SIGTERM, and require a clean exit; once, also at cleanup
 }
 
 // startHTTP starts fisk-mcp serve --http 127.0.0.1:0 and reads the endpoint
@@ -52,12 +53,16 @@ func startHTTPCommand(t *testing.T, cmd *exec.Cmd, token string) *httpServer {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		if err := <-exited; err != nil {
-			t.Errorf("fisk-mcp did not exit cleanly on SIGTERM: %v\n%s", err, log.String())
-		}
-	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			if err := <-exited; err != nil {
+				t.Errorf("fisk-mcp did not exit cleanly on SIGTERM: %v\n%s", err, log.String())
+			}
+		})
+	}
+	t.Cleanup(stop)
 	rec := log.waitRecord(t, "announcing the endpoint", func(r map[string]any) bool {
 		return r["msg"] == "serving MCP over streamable HTTP" || r["level"] == "ERROR"
 	})
@@ -65,7 +70,7 @@ func startHTTPCommand(t *testing.T, cmd *exec.Cmd, token string) *httpServer {
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") || strings.HasSuffix(url, ":0/mcp") {
 		t.Fatalf("announced endpoint %q is not the bound address: %v", url, rec)
 	}
-	return &httpServer{url: url, token: token, log: log, cmd: cmd}
+	return &httpServer{url: url, token: token, log: log, cmd: cmd, stop: stop}
 }
 
 // bearer adds an Authorization header to every request.
