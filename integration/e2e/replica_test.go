@@ -215,7 +215,9 @@ func TestNATSOutageRefusesApprovalsUntilItReturns(t *testing.T) {
 	dir := t.TempDir()
 
 	ns.stop()
-	a.log.waitRecord(t, "the store lost", func(r map[string]any) bool { return r["msg"] == "lost the replay store; approvals are refused until it is back" })
+	a.log.waitRecord(t, "the store lost", func(r map[string]any) bool {
+		return r["msg"] == "lost the replay store; approvals are refused until it is back"
+	})
 	// A replica started while the store is down serves all the same.
 	late := startReplica(t, key, ns.url())
 	for name, r := range map[string]*replica{"running": a, "started during the outage": late} {
