@@ -27,12 +27,12 @@ import (
 // natsServer is a NATS server with JetStream whose store directory and
 // port survive a restart.
 type natsServer struct {
-	t    *testing.T
+	t    testing.TB
 	opts *natsserver.Options
 	srv  *natsserver.Server
 }
 
-func startNATS(t *testing.T) *natsServer {
+func startNATS(t testing.TB) *natsServer {
 	t.Helper()
 	n := &natsServer{t: t, opts: &natsserver.Options{
 		Host: "127.0.0.1", Port: natsserver.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(),
@@ -68,7 +68,7 @@ func (n *natsServer) stop() {
 }
 
 // sharedKey writes a state key file for replicas to share.
-func sharedKey(t *testing.T) string {
+func sharedKey(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "state.key")
 	if err := os.WriteFile(path, []byte(hex.EncodeToString([]byte("0123456789abcdef0123456789abcdef"))+"\n"), 0o600); err != nil {
