@@ -28,8 +28,9 @@ type Options struct {
 	// other's states (stateless HTTP behind a load balancer, where the
 	// retry may reach another replica) share a key loaded with LoadKey.
 	// Such replicas must also agree on ServerName and on the tools'
-	// command lines, since the approval is bound to the exact prompt, and
-	// keep their clocks in step, since the expiry is absolute.
+	// command lines, since the approval is bound to the exact prompt,
+	// keep their clocks in step, since the expiry is absolute, and share
+	// one Replay store, since single use is only as wide as the store.
 	Key []byte
 	// Timeout bounds the wait for a person; 0 means DefaultTimeout.
 	Timeout time.Duration

@@ -31,6 +31,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -89,6 +90,10 @@ type Store struct {
 	nc        *nats.Conn
 	js        jetstream.JetStream
 
+	// denied is the last permissions violation the server reported: it
+	// comes asynchronously, while the request it refused times out.
+	denied atomic.Pointer[error]
+
 	mu sync.Mutex
 	kv jetstream.KeyValue // nil until the bucket is ensured
 }
@@ -139,7 +144,11 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 		return nil, fmt.Errorf("replay store at %s: %w", where, err)
 	}
 	if s.nc.IsConnected() {
-		if _, err := s.ensure(ctx); err != nil {
+		_, err := s.ensure(ctx)
+		switch {
+		case errors.Is(err, ErrUnavailable):
+			s.log.Warn("the replay store does not answer yet; approvals are refused until it does, ungated tools are served", "replay_store", s.where, "error", err)
+		case err != nil:
 			s.nc.Close()
 			return nil, err
 		}
@@ -201,11 +210,18 @@ func (s *Store) ensure(ctx context.Context) (jetstream.KeyValue, error) {
 			Storage:        jetstream.FileStorage,
 			LimitMarkerTTL: s.skew,
 		})
-		if err == nil {
-			s.log.Info("created the replay store bucket", "store", s.where)
+		switch {
+		case err == nil:
+			s.log.Info("created the replay store bucket", "replay_store", s.where)
+		case errors.Is(err, jetstream.ErrBucketExists):
+			// Another replica created it first.
+			kv, err = s.js.KeyValue(ctx, s.bucket)
 		}
 	}
 	if err != nil {
+		if denied := s.denied.Load(); denied != nil {
+			return nil, fmt.Errorf("replay store at %s: %w; allow the store's user $JS.API.> and $KV.%s.>", s.where, *denied, s.bucket)
+		}
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
 			return nil, s.unavailable(err)
 		}

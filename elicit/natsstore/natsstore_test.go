@@ -162,3 +162,10 @@ func BenchmarkUse(b *testing.B) {
 		}
 	}
 }
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

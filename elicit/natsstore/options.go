@@ -22,13 +22,19 @@ func (c *Config) options(s *Store) ([]nats.Option, error) {
 		nats.ReconnectWait(time.Second),
 		nats.Timeout(2 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			s.log.Warn("lost the replay store; approvals are refused until it is back", "store", s.where, "error", err)
+			s.log.Warn("lost the replay store; approvals are refused until it is back", "replay_store", s.where, "error", err)
 		}),
 		nats.ReconnectHandler(func(*nats.Conn) {
-			s.log.Info("reconnected to the replay store", "store", s.where)
+			s.log.Info("reconnected to the replay store", "replay_store", s.where)
+		}),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if errors.Is(err, nats.ErrPermissionViolation) {
+				s.denied.Store(&err)
+			}
+			s.log.Warn("the replay store reported an error", "replay_store", s.where, "error", err)
 		}),
 		nats.ConnectHandler(func(*nats.Conn) {
-			s.log.Info("connected to the replay store", "store", s.where)
+			s.log.Info("connected to the replay store", "replay_store", s.where)
 		}),
 	}
 	readable := func(what, path string) error {
