@@ -61,8 +61,9 @@
 //     handler's second pass reuses both when the binding and the raw
 //     arguments are unchanged.
 //  7. Gate: [elicit.Gate.Check] asks, judges the answer against the
-//     prepared call and its binding, or asks again when the answer does
-//     not answer the question asked.
+//     prepared call and its binding and records it in the replay store
+//     (each answer is used once; a store that cannot record refuses), or
+//     asks again when the answer does not answer the question asked.
 //  8. Slot: a concurrency slot within its client's share (an HTTP client
 //     may not hold every slot), waiting as long as the call's context allows.
 //  9. Same tool?: after every wait, the name must still have the call's
