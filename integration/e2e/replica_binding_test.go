@@ -58,7 +58,7 @@ func requireMountNamespaces(t *testing.T) string {
 
 // startReplica starts fisk-mcp over HTTP in its own mount namespace, where
 // dir is bind-mounted over at; the app it serves is at/fisk-fixture.
-func startReplica(t *testing.T, unshare, dir, at string, extra ...string) *httpServer {
+func startNamespacedReplica(t *testing.T, unshare, dir, at string, extra ...string) *httpServer {
 	t.Helper()
 	serve := serveArgs(append(append([]string{"--http", "127.0.0.1:0"}, extra...), filepath.Join(at, "fisk-fixture"))...)
 	script := `mount --bind "$1" "$2" && shift 2 && exec "$@"`
@@ -135,8 +135,8 @@ func TestReplicasServingByteIdenticalCopiesListTheSameToolsAndAcceptEachOthersAp
 		t.Fatal("the two copies share an inode")
 	}
 	flags := []string{"--stateless", "--state-key-file", key}
-	a := startReplica(t, unshare, dirA, at, flags...)
-	b := startReplica(t, unshare, dirB, at, flags...)
+	a := startNamespacedReplica(t, unshare, dirA, at, flags...)
+	b := startNamespacedReplica(t, unshare, dirB, at, flags...)
 	// Each replica does serve its own copy at the shared path.
 	for _, r := range []struct {
 		srv *httpServer
