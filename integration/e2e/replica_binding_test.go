@@ -56,7 +56,7 @@ func requireMountNamespaces(t *testing.T) string {
 	return unshare
 }
 
-// startReplica starts fisk-mcp over HTTP in its own mount namespace, where
+// startNamespacedReplica starts fisk-mcp over HTTP in its own mount namespace, where
 // dir is bind-mounted over at; the app it serves is at/fisk-fixture.
 func startNamespacedReplica(t *testing.T, unshare, dir, at string, extra ...string) *httpServer {
 	t.Helper()
