@@ -4,6 +4,7 @@
 //	fisk-mcp serve [flags] APP...     serve over stdio (default) or streamable HTTP
 //	fisk-mcp tools [flags] APP...     print what would be served
 //	fisk-mcp config CLIENT [flags] APP...  print a client configuration, or --install it
+//	fisk-mcp bundle [flags] APP... -o NAME.mcpb  write a Claude Desktop bundle
 //	fisk-mcp version
 //
 // This package is wiring only: each setting is described once (bind, in
@@ -49,11 +50,12 @@ type cli struct {
 	ctx            context.Context
 	stdout, stderr io.Writer
 
-	serve, tools, config *plan // each command's settings
-	toolsJSON            bool
-	client               string
-	clientEnv            []string
-	installOpts          installOptions
+	serve, tools, config, bundle *plan // each command's settings
+	toolsJSON                    bool
+	client                       string
+	clientEnv                    []string
+	installOpts                  installOptions
+	bundleFlags                  bundleFlags
 
 	// executable locates the running fisk-mcp binary (os.Executable).
 	executable func() (string, error)
@@ -64,7 +66,7 @@ type cli struct {
 }
 
 func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
-	c := &cli{ctx: ctx, executable: os.Executable, stdout: stdout, stderr: stderr, serve: newPlan(true), tools: newPlan(false), config: newPlan(true)}
+	c := &cli{ctx: ctx, executable: os.Executable, stdout: stdout, stderr: stderr, serve: newPlan(true), tools: newPlan(false), config: newPlan(true), bundle: newPlan(true)}
 	app := fisk.New("fisk-mcp", "Serve the commands of fisk command-line applications as MCP tools.")
 	app.Version(buildVersion())
 	app.Writer(stdout)
@@ -88,6 +90,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 	config.Flag("force", "With --install, replace a different server of the same name").UnNegatableBoolVar(&c.installOpts.force)
 	config.Flag("client-config", "With --install, the client's configuration file to write, instead of its documented place").PlaceHolder("FILE").StringVar(&c.installOpts.file)
 	c.config.register(config)
+	c.registerBundle(app)
 
 	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", buildVersion())
