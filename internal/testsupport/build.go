@@ -26,6 +26,12 @@ const FixturePackage = "github.com/fisk-mcp/fisk-mcp/internal/testsupport/fixtur
 // directory as name, and returns its path and a function that removes the
 // directory. The compiler's own output goes to stderr.
 func Build(pkg, name string) (bin string, cleanup func(), err error) {
+	return BuildFor(pkg, name, "", "")
+}
+
+// BuildFor compiles pkg as Build does, for the operating system goos and
+// the architecture goarch (Go's names; "" for this machine's).
+func BuildFor(pkg, name, goos, goarch string) (bin string, cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "fisk-mcp-build-")
 	if err != nil {
 		return "", nil, err
@@ -34,6 +40,13 @@ func Build(pkg, name string) (bin string, cleanup func(), err error) {
 	bin = filepath.Join(dir, name)
 	cmd := exec.Command("go", "build", "-o", bin, pkg)
 	cmd.Stderr = os.Stderr
+	cmd.Env = os.Environ()
+	if goos != "" {
+		cmd.Env = append(cmd.Env, "GOOS="+goos)
+	}
+	if goarch != "" {
+		cmd.Env = append(cmd.Env, "GOARCH="+goarch)
+	}
 	if err := cmd.Run(); err != nil {
 		cleanup()
 		return "", nil, fmt.Errorf("building %s (see the compiler output above): %w", pkg, err)
