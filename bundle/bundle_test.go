@@ -1,0 +1,175 @@
+package bundle
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/choria-io/fisk"
+)
+
+func model(flags ...*fisk.FlagModel) *fisk.ApplicationModel {
+	return &fisk.ApplicationModel{Name: "app", FlagGroupModel: &fisk.FlagGroupModel{Flags: flags}}
+}
+
+func TestVariablesAskForWhatTheAppReadsFromItsEnvironment(t *testing.T) {
+	m := model(
+		&fisk.FlagModel{Name: "server", Envar: "APP_URL", Default: []string{"nats://localhost"}, Help: "Server"},
+		&fisk.FlagModel{Name: "password", Envar: "APP_PASSWORD", Default: []string{"changeme"}},
+		&fisk.FlagModel{Name: "auth", Envar: "APP_TOKEN"},
+		&fisk.FlagModel{Name: "tlscert", Envar: "APP_CERT", PlaceHolder: "FILE"},
+		&fisk.FlagModel{Name: "state", Envar: "APP_STATE", PlaceHolder: "DIR"},
+		&fisk.FlagModel{Name: "color", Envar: "APP_COLOR", Boolean: true, Default: []string{"true"}},
+		&fisk.FlagModel{Name: "region", Envar: "APP_REGION"},
+		&fisk.FlagModel{Name: "trace", Envar: "APP_TRACE", Hidden: true},
+		&fisk.FlagModel{Name: "context"},
+		&fisk.FlagModel{Name: "help", Envar: "APP_HELP"},
+	)
+	got := Variables("app", m, []string{"region"})
+	want := []Variable{
+		{Name: "APP_URL", App: "app", Flag: "server", Help: "Server", Type: "string", Default: "nats://localhost"},
+		{Name: "APP_PASSWORD", App: "app", Flag: "password", Type: "string", Sensitive: true},
+		{Name: "APP_TOKEN", App: "app", Flag: "auth", Type: "string", Sensitive: true},
+		{Name: "APP_CERT", App: "app", Flag: "tlscert", Type: "file"},
+		{Name: "APP_STATE", App: "app", Flag: "state", Type: "directory"},
+		{Name: "APP_COLOR", App: "app", Flag: "color", Type: "boolean", Default: true},
+		{Name: "APP_REGION", App: "app", Flag: "region", Type: "string", Sensitive: true},
+	}
+	if !slices.EqualFunc(got, want, func(a, b Variable) bool { return a == b }) {
+		t.Fatalf("Variables =\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestMergeAsksForAVariableOnceAndKeepsItSensitive(t *testing.T) {
+	a := []Variable{{Name: "SHARED", App: "a", Flag: "url", Type: "string", Default: "x"}}
+	b := []Variable{{Name: "SHARED", App: "b", Flag: "secret", Type: "string", Sensitive: true}, {Name: "B_ONLY", App: "b", Type: "string"}}
+	got := Merge(a, b)
+	if len(got) != 2 || got[0].App != "a" || !got[0].Sensitive || got[0].Default != nil || got[1].Name != "B_ONLY" {
+		t.Fatalf("Merge = %+v", got)
+	}
+}
+
+// spec returns a valid spec of two copied apps of the same name and one
+// installed app, over small files.
+func spec(t *testing.T) Spec {
+	t.Helper()
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	return Spec{
+		Name: "demo", Version: "1.2.3", Description: "Demo", Platform: Platform{"darwin", "arm64"},
+		Server: file("fisk-mcp", "server"), ServerVersion: "v9.9.9",
+		ServeArgs: []string{"--confirm-tag=ops:prod"},
+		Apps: []App{
+			{Path: file("one/tool", "first")},
+			{Prefix: "b", Path: file("two/tool", "second")},
+			{Path: "/opt/bin/installed", Installed: true},
+		},
+		Tools: []Tool{{Name: "status", Description: "Status"}, {Name: "deploy", Description: "Deploy", Gated: true}},
+		Env:   []Variable{{Name: "APP_PASSWORD", App: "tool", Flag: "password", Type: "string", Sensitive: true}},
+	}
+}
+
+func TestWriteIsReproducibleAndPacksTheServerAndTheCopiedApps(t *testing.T) {
+	s := spec(t)
+	var first, second bytes.Buffer
+	if err := Write(&first, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&second, s); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first.Bytes(), second.Bytes()) {
+		t.Fatal("two writes of one spec differ")
+	}
+	zr, err := zip.NewReader(bytes.NewReader(first.Bytes()), int64(first.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+		wantMode := os.FileMode(0o755)
+		if f.Name == ManifestName {
+			wantMode = 0o644
+		}
+		if f.Mode().Perm() != wantMode || !f.Modified.Equal(epoch) {
+			t.Errorf("%s: mode %v, time %v", f.Name, f.Mode(), f.Modified)
+		}
+	}
+	if want := []string{ManifestName, ServerPath, "apps/tool", "apps/2/tool"}; !slices.Equal(names, want) {
+		t.Fatalf("entries = %q, want %q", names, want)
+	}
+	r, err := zr.Open(ManifestName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(r)
+	var m Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	wantArgs := []string{"serve", "--confirm-tag=ops:prod", "${__dirname}/apps/tool", "b=${__dirname}/apps/2/tool", "/opt/bin/installed"}
+	if m.Server.MCPConfig.Command != "${__dirname}/server/fisk-mcp" || !slices.Equal(m.Server.MCPConfig.Args, wantArgs) {
+		t.Errorf("mcp_config = %+v, want args %q", m.Server.MCPConfig, wantArgs)
+	}
+	if m.Server.MCPConfig.Env["APP_PASSWORD"] != "${user_config.APP_PASSWORD}" || !m.UserConfig["APP_PASSWORD"].Sensitive || m.UserConfig["APP_PASSWORD"].Default != "" {
+		t.Errorf("the secret is not a sensitive user_config entry in env: %+v %+v", m.Server.MCPConfig.Env, m.UserConfig)
+	}
+	if !slices.Equal(m.Compatibility.Platforms, []string{"darwin"}) || m.Author.Name != "demo" {
+		t.Errorf("manifest = %+v", m)
+	}
+}
+
+func TestValidateRefusesAPlatformFiskMCPDoesNotRunOn(t *testing.T) {
+	s := spec(t)
+	s.Platform = Platform{"windows", "amd64"}
+	if err := s.Validate(); !errors.Is(err, ErrUnsupportedPlatform) {
+		t.Fatalf("Validate = %v, want ErrUnsupportedPlatform", err)
+	}
+	s = spec(t)
+	s.Version = "latest"
+	if err := Write(io.Discard, s); err == nil {
+		t.Fatal("a bundle without a semantic version was written")
+	}
+}
+
+func TestCheckBinaryJudgesTheExecutableFormat(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := Platform{runtime.GOOS, runtime.GOARCH}
+	if err := CheckBinary(exe, host); err != nil {
+		t.Errorf("this test binary: %v", err)
+	}
+	other := Platform{runtime.GOOS, "riscv64"}
+	if runtime.GOARCH == "riscv64" {
+		other.Arch = "amd64"
+	}
+	if err := CheckBinary(exe, other); !errors.Is(err, ErrPlatformMismatch) {
+		t.Errorf("for %s: %v, want ErrPlatformMismatch", other, err)
+	}
+	script := filepath.Join(t.TempDir(), "script")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckBinary(script, host); err != nil {
+		t.Errorf("a script: %v", err)
+	}
+}
