@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/choria-io/fisk"
@@ -39,7 +40,7 @@ func TestVariablesAskForWhatTheAppReadsFromItsEnvironment(t *testing.T) {
 		{Name: "APP_TOKEN", App: "app", Flag: "auth", Type: "string", Sensitive: true},
 		{Name: "APP_CERT", App: "app", Flag: "tlscert", Type: "file"},
 		{Name: "APP_STATE", App: "app", Flag: "state", Type: "directory"},
-		{Name: "APP_COLOR", App: "app", Flag: "color", Type: "boolean", Default: true},
+		{Name: "APP_COLOR", App: "app", Flag: "color", Type: "boolean", Default: "true"},
 		{Name: "APP_REGION", App: "app", Flag: "region", Type: "string", Sensitive: true},
 	}
 	if !slices.EqualFunc(got, want, func(a, b Variable) bool { return a == b }) {
@@ -51,7 +52,7 @@ func TestMergeAsksForAVariableOnceAndKeepsItSensitive(t *testing.T) {
 	a := []Variable{{Name: "SHARED", App: "a", Flag: "url", Type: "string", Default: "x"}}
 	b := []Variable{{Name: "SHARED", App: "b", Flag: "secret", Type: "string", Sensitive: true}, {Name: "B_ONLY", App: "b", Type: "string"}}
 	got := Merge(a, b)
-	if len(got) != 2 || got[0].App != "a" || !got[0].Sensitive || got[0].Default != nil || got[1].Name != "B_ONLY" {
+	if len(got) != 2 || got[0].App != "a" || !got[0].Sensitive || got[0].Default != "" || got[1].Name != "B_ONLY" {
 		t.Fatalf("Merge = %+v", got)
 	}
 }
@@ -81,7 +82,11 @@ func spec(t *testing.T) Spec {
 			{Path: "/opt/bin/installed", Installed: true},
 		},
 		Tools: []Tool{{Name: "status", Description: "Status"}, {Name: "deploy", Description: "Deploy", Gated: true}},
-		Env:   []Variable{{Name: "APP_PASSWORD", App: "tool", Flag: "password", Type: "string", Sensitive: true}},
+		Env: []Variable{
+			{Name: "APP_PASSWORD", App: "tool", Flag: "password", Type: "string", Sensitive: true},
+			{Name: "APP_URL", App: "tool", Flag: "server", Type: "string", Default: "nats://localhost"},
+			{Name: "APP_COLOR", App: "tool", Flag: "color", Type: "boolean", Default: "true"},
+		},
 	}
 }
 
@@ -133,6 +138,14 @@ func TestWriteIsReproducibleAndPacksTheServerAndTheCopiedApps(t *testing.T) {
 	}
 	if !slices.Equal(m.Compatibility.Platforms, []string{"darwin"}) || m.Author.Name != "demo" {
 		t.Errorf("manifest = %+v", m)
+	}
+	// The app's default is shown, not preset: the app computes it where
+	// it runs; a checkbox starts as the app's default.
+	if c := m.UserConfig["APP_URL"]; c.Default != "" || !strings.Contains(c.Description, "nats://localhost") {
+		t.Errorf("APP_URL = %+v", c)
+	}
+	if c := m.UserConfig["APP_COLOR"]; c.Type != "boolean" || c.Default != true {
+		t.Errorf("APP_COLOR = %+v", c)
 	}
 }
 

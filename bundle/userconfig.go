@@ -23,7 +23,10 @@ type Variable struct {
 	Help      string
 	Type      string // string, boolean, file or directory
 	Sensitive bool   // masked when typed, kept in the keychain
-	Default   any    // the flag's default: a string, a bool, or nil
+	// Default is the flag's default as the app declared it here, "" for
+	// a sensitive flag. It is shown, not preset: an app may compute it
+	// from the machine it runs on (a directory under $HOME).
+	Default string
 }
 
 // Variables lists the variables the app of model (named app) declares for
@@ -31,7 +34,7 @@ type Variable struct {
 // placeholder says it takes a file (FILE, PATH, ...FILE) or a directory
 // (DIR, DIRECTORY) is a file or directory picker; one that carries a
 // secret by exposure.IsSecretFlag, by its name or its variable's (with the
-// operator's secretFlags), is sensitive and has no default.
+// operator's secretFlags), is sensitive and its default is not shown.
 func Variables(app string, model *fisk.ApplicationModel, secretFlags []string) []Variable {
 	if model == nil || model.FlagGroupModel == nil {
 		return nil
@@ -42,10 +45,9 @@ func Variables(app string, model *fisk.ApplicationModel, secretFlags []string) [
 			continue
 		}
 		v := Variable{Name: f.Envar, App: app, Flag: f.Name, Help: strings.TrimSpace(f.Help), Type: "string"}
-		def := strings.Join(f.Default, "\n")
 		switch place := strings.ToUpper(f.PlaceHolder); {
 		case f.Boolean && !f.Cumulative:
-			v.Type, v.Default = "boolean", def == "true"
+			v.Type = "boolean"
 		case place == "FILE" || place == "PATH" || strings.HasSuffix(place, "FILE"):
 			v.Type = "file"
 		case place == "DIR" || place == "DIRECTORY" || strings.HasSuffix(place, "_DIR"):
@@ -53,8 +55,8 @@ func Variables(app string, model *fisk.ApplicationModel, secretFlags []string) [
 		case exposure.IsSecretFlag(f.Name, secretFlags) || exposure.IsSecretFlag(f.Envar, secretFlags):
 			v.Sensitive = true
 		}
-		if v.Default == nil && def != "" && !v.Sensitive {
-			v.Default = def
+		if !v.Sensitive {
+			v.Default = strings.Join(f.Default, ", ")
 		}
 		out = append(out, v)
 	}
@@ -82,7 +84,7 @@ func Merge(lists ...[]Variable) []Variable {
 				continue
 			}
 			if v.Sensitive && out[i].Type == "string" {
-				out[i].Sensitive, out[i].Default = true, nil
+				out[i].Sensitive, out[i].Default = true, ""
 			}
 		}
 	}
@@ -104,10 +106,11 @@ func envOf(vars []Variable) map[string]string {
 // userConfigOf describes each variable for Claude Desktop's settings. None
 // is required: an app's flag has its own default or is given per call, and
 // Claude Desktop would not start a bundle whose required entry is empty.
-// Every entry has a default, the empty string at least: Claude Desktop
-// leaves "${user_config.KEY}" as written when an entry has no value, and
-// an app reading that literally would act on it, while fisk reads an
-// empty variable as not set.
+// Every entry has a default: Claude Desktop leaves "${user_config.KEY}"
+// as written when an entry has no value, and an app reading that literally
+// would act on it. It is the empty string, which fisk reads as not set, so
+// the app applies its own default where it runs; a boolean is a checkbox,
+// preset as the app's default.
 func userConfigOf(vars []Variable) map[string]UserConfig {
 	if len(vars) == 0 {
 		return nil
@@ -118,14 +121,18 @@ func userConfigOf(vars []Variable) map[string]UserConfig {
 		if help == "" {
 			help = "The --" + v.Flag + " flag"
 		}
-		def := v.Default
-		if def == nil {
-			def = ""
+		var def any = ""
+		note := ""
+		switch {
+		case v.Type == "boolean":
+			def = v.Default == "true"
+		case v.Default != "":
+			note = "; empty for the app's default, " + v.Default
 		}
 		out[v.Name] = UserConfig{
 			Type:        v.Type,
 			Title:       title(v.Flag),
-			Description: strings.TrimSuffix(help, ".") + " (" + v.App + " --" + v.Flag + ", set as " + v.Name + ")",
+			Description: strings.TrimSuffix(help, ".") + " (" + v.App + " --" + v.Flag + ", set as " + v.Name + note + ")",
 			Sensitive:   v.Sensitive,
 			Default:     def,
 		}

@@ -42,10 +42,11 @@ type bundleManifest struct {
 		Platforms []string `json:"platforms"`
 	} `json:"compatibility"`
 	UserConfig map[string]struct {
-		Type      string `json:"type"`
-		Sensitive bool   `json:"sensitive"`
-		Required  bool   `json:"required"`
-		Default   any    `json:"default"`
+		Type        string `json:"type"`
+		Description string `json:"description"`
+		Sensitive   bool   `json:"sensitive"`
+		Required    bool   `json:"required"`
+		Default     any    `json:"default"`
 	} `json:"user_config"`
 }
 
@@ -282,7 +283,7 @@ func TestBundleIsReproducibleAndAsksForSecretsInTheEnvironment(t *testing.T) {
 		t.Errorf("platforms = %q, want %q", m.Compatibility.Platforms, want)
 	}
 	pw, srv := m.UserConfig["FIXTURE_PASSWORD"], m.UserConfig["FIXTURE_SERVER"]
-	if pw.Type != "string" || !pw.Sensitive || pw.Required || srv.Sensitive || srv.Default != "nats://127.0.0.1:4222" {
+	if pw.Type != "string" || !pw.Sensitive || pw.Required || srv.Sensitive || srv.Default != "" || !strings.Contains(srv.Description, "nats://127.0.0.1:4222") {
 		t.Errorf("user_config = %+v", m.UserConfig)
 	}
 	for _, name := range []string{"FIXTURE_PASSWORD", "FIXTURE_SERVER"} {
@@ -300,6 +301,13 @@ func TestBundleIsReproducibleAndAsksForSecretsInTheEnvironment(t *testing.T) {
 	const server, password = "nats://reproducible.example:4222", "reproducible-pass-42"
 	cs, _ := serveBundle(t, desktopLaunch(m, dir, map[string]string{"FIXTURE_SERVER": server, "FIXTURE_PASSWORD": password}))
 	checkServesTheManifestTools(t, cs, m, server, password)
+
+	// Left empty, a setting leaves the app to its own default.
+	cs, _ = serveBundle(t, desktopLaunch(m, dir, nil))
+	var inv struct{ Values map[string]any }
+	if out := envelope(t, testsupport.Call(t, cs, "echo", args("subject", "s"))).Output; json.Unmarshal([]byte(out), &inv) != nil || inv.Values["server"] != "nats://127.0.0.1:4222" {
+		t.Errorf("with the server left empty, echo printed:\n%s", out)
+	}
 }
 
 func TestBundleRefusesAPlatformFiskMCPCannotRunOn(t *testing.T) {
