@@ -10,8 +10,8 @@
 // server URL or a credentials file — becomes the manifest's user_config,
 // which Claude Desktop asks for in the extension's settings and hands the
 // server in its environment, never in its arguments: arguments are visible
-// to every process of the machine, and Claude Desktop stores a sensitive
-// entry in the operating system's keychain.
+// to every process of the machine, while Claude Desktop masks a sensitive
+// entry and stores it securely.
 //
 // A bundle is byte-identical for the same inputs: the entries are written
 // in a fixed order with a fixed time and fixed modes, and nothing of the

@@ -117,15 +117,21 @@ func (s Spec) Manifest() Manifest {
 // longDescription says what the bundle serves, and that Claude Desktop
 // cannot ask a person to approve its gated tools.
 func (s Spec) longDescription() string {
-	gated := 0
-	for _, t := range s.Tools {
-		if t.Gated {
-			gated++
-		}
-	}
+	gated := s.Gated()
 	text := fmt.Sprintf("Serves %d commands of fisk command-line applications as MCP tools through fisk-mcp %s, run as an argument vector, never through a shell.", len(s.Tools), s.ServerVersion)
 	if gated > 0 {
 		text += fmt.Sprintf("\n\n%d of them need a person's approval for every call, which Claude Desktop cannot ask for itself (it has no MCP elicitation).", gated)
 	}
 	return text
+}
+
+// Gated counts the gated tools of s.
+func (s Spec) Gated() int {
+	n := 0
+	for _, t := range s.Tools {
+		if t.Gated {
+			n++
+		}
+	}
+	return n
 }

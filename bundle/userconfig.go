@@ -22,7 +22,7 @@ type Variable struct {
 	App, Flag string
 	Help      string
 	Type      string // string, boolean, file or directory
-	Sensitive bool   // masked when typed, kept in the keychain
+	Sensitive bool   // masked when typed and stored securely
 	// Default is the flag's default as the app declared it here, "" for
 	// a sensitive flag. It is shown, not preset: an app may compute it
 	// from the machine it runs on (a directory under $HOME).

@@ -25,7 +25,7 @@ Mac it is for. The settings given as flags are carried as the arguments of
 fisk-mcp serve, so they must hold no secret. The environment variables an
 app declares for its application-level flags (a server URL, a credentials
 file, a password) become settings Claude Desktop asks for and passes in
-the server's environment, sensitive ones stored in the keychain. The same
+the server's environment, sensitive ones masked and stored securely. The same
 inputs give a byte-identical bundle.`
 
 func (c *cli) registerBundle(app *fisk.Application) {
@@ -77,22 +77,8 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	for _, a := range loaded {
-		spec.Env = bundle.Merge(spec.Env, bundle.Variables(a.Model.Name, a.Model, p.Policy.SecretFlags))
-		names = append(names, a.Model.Name)
-		if spec.Author == "" {
-			spec.Author = a.Model.Author
-		}
-	}
-	spec.DisplayName, spec.Description = strings.Join(names, ", "), loaded[0].Model.Help
-	if len(loaded) > 1 {
-		spec.Description = "The commands of " + spec.DisplayName + " as MCP tools"
-	}
-	if v, ok := bundle.SemVer(loaded[0].Model.Version); spec.Version == "" && ok && len(loaded) == 1 {
-		spec.Version = v
-	} else if spec.Version == "" {
-		return fmt.Errorf("the bundle needs a semantic version, and %s gives none; pass --bundle-version X.Y.Z", spec.DisplayName)
+	if err := spec.Describe(loaded, p.Policy.SecretFlags); err != nil {
+		return err
 	}
 	advice := clients.Advise("claude-desktop", server.ServedCount(set), clients.Deferral{Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.set.Chosen("defer")})
 	spec.Name, spec.Tools, spec.ServeArgs = serverKey(p.Serving.Server.Name, p.Apps), bundle.Tools(set), advice.Apply(args)
@@ -103,6 +89,9 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 		return err
 	}
 	fmt.Fprintf(c.stderr, "wrote %s: %d tools of %s for %s; open it in Claude Desktop to install it\n", f.output, len(spec.Tools), spec.DisplayName, host)
+	if n := spec.Gated(); n > 0 {
+		fmt.Fprintf(c.stderr, "note: %d tools are gated, and Claude Desktop cannot ask a person to approve them (it has no elicitation): their calls are refused\n", n)
+	}
 	if advice.Note != "" {
 		fmt.Fprintf(c.stderr, "note: %s\n", advice.Note)
 	}
