@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
 // Platform is an operating system and architecture, as Go names them.
@@ -120,3 +122,21 @@ var (
 	machoArch = map[macho.Cpu]string{macho.CpuAmd64: "amd64", macho.CpuArm64: "arm64"}
 	peArch    = map[uint16]string{pe.IMAGE_FILE_MACHINE_AMD64: "amd64", pe.IMAGE_FILE_MACHINE_ARM64: "arm64", pe.IMAGE_FILE_MACHINE_I386: "386"}
 )
+
+// ForHost sets s's platform to the host's (see Host) and its apps to
+// apps, checking each binary (see CheckBinary); installed says they are
+// referred to, not copied (see App.Installed). An installed app is the
+// person's own build, so only one for a system fisk-mcp does not run on is
+// refused.
+func (s *Spec) ForHost(apps []exposure.App, installed bool) (err error) {
+	if s.Platform, err = Host(); err != nil {
+		return err
+	}
+	for _, a := range apps {
+		if err := CheckBinary(a.Path, s.Platform); err != nil && !(installed && errors.Is(err, ErrPlatformMismatch)) {
+			return err
+		}
+		s.Apps = append(s.Apps, App{Prefix: a.Prefix, Path: a.Path, Installed: installed})
+	}
+	return nil
+}

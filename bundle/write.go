@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -46,8 +47,12 @@ func Write(w io.Writer, s Spec) error {
 }
 
 // WriteFile writes s's bundle to path, atomically: a bundle is either
-// complete or not there, whatever interrupts the writing.
+// complete or not there, whatever interrupts the writing. The path must end
+// in .mcpb, the extension Claude Desktop installs.
 func WriteFile(path string, s Spec) (err error) {
+	if !strings.HasSuffix(path, ".mcpb") {
+		return fmt.Errorf("%q: name the bundle NAME.mcpb, the extension Claude Desktop installs", path)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("writing the bundle: %w; write it to a directory you can write to", err)

@@ -31,22 +31,6 @@ func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
 	})
 }
 
-// loadApps introspects every app, one at a time, and builds the set from
-// them as load does; the models are returned too, for what they declare
-// beside their commands (their global flags' environment variables).
-func (l loader) loadApps(ctx context.Context) ([]exposure.LoadedApp, *exposure.ToolSet, error) {
-	loaded := make([]exposure.LoadedApp, len(l.apps))
-	for i, a := range l.apps {
-		m, err := introspect.Load(ctx, a.Path, introspect.Options{Env: l.env.For(nil)})
-		if err != nil {
-			return nil, nil, err
-		}
-		loaded[i] = exposure.LoadedApp{App: a, Model: m}
-	}
-	set, err := exposure.Build(loaded, nil, l.policy)
-	return loaded, set, err
-}
-
 // reload introspects every app and builds the set that replaces current, the
 // set being served: a collision skips and records the newcomer instead of
 // failing, and a tool current serves keeps its name (see exposure.Rebuild).

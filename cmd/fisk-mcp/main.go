@@ -55,7 +55,8 @@ type cli struct {
 	client                       string
 	clientEnv                    []string
 	installOpts                  installOptions
-	bundleFlags                  bundleFlags
+	bundleOut, bundleVersion     string
+	bundleInstalled              bool
 
 	// executable locates the running fisk-mcp binary (os.Executable).
 	executable func() (string, error)
