@@ -18,10 +18,11 @@
 // machine that builds it goes in but the apps' paths a bundle refers to
 // (see App.Installed).
 //
-// The package does not decide what is served: the caller loads the apps
-// and hands over the tools and the serving arguments. It does not sign
-// bundles (mcpb sign does) and builds only for the machine it runs on: the
-// binaries it packs are the ones that run here.
+// The package does not decide what is served: it builds the tool set from
+// the caller's apps and policy as serve does, and carries the caller's
+// serving arguments as they are. It does not sign bundles (mcpb sign
+// does), and builds only for the machine it runs on: the binaries it packs
+// are the ones that run here.
 package bundle
 
 import (
