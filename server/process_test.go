@@ -35,5 +35,4 @@ func pidFIFO(t *testing.T) (path string, pids <-chan string) {
 	return path, ch
 }
 
-
 func itoa(n int) string { return strconv.Itoa(n) }
