@@ -1,7 +1,11 @@
 package exposure
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -73,4 +77,39 @@ func (a App) label() string {
 		return a.Path
 	}
 	return a.Prefix + "=" + a.Path
+}
+
+// ResolveBinary makes an app path absolute (bare names are looked up in
+// PATH) and checks that it is an executable file, so a typo fails at startup
+// rather than on the first call.
+func ResolveBinary(path string) (string, error) {
+	if !strings.ContainsRune(path, filepath.Separator) {
+		found, err := exec.LookPath(path)
+		if err != nil {
+			return "", fmt.Errorf("app %q: not found in PATH; pass the path to a fisk binary", path)
+		}
+		path = found
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("app %q: %w", path, err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("app %q: %w; pass the path to a fisk binary", path, unwrapPathError(err))
+	case fi.IsDir():
+		return "", fmt.Errorf("app %q is a directory; pass the path to a fisk binary", path)
+	case fi.Mode().Perm()&0o111 == 0:
+		return "", fmt.Errorf("app %q is not executable; chmod +x it or pass a fisk binary", path)
+	}
+	return abs, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -2,11 +2,12 @@ package main
 
 import (
 	"log/slog"
-	"net"
 
+	"github.com/fisk-mcp/fisk-mcp/clients"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/listing"
+	"github.com/fisk-mcp/fisk-mcp/server"
 )
 
 // announce logs what is being served, so an operator reading stderr knows
@@ -36,7 +37,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 		}
 	}
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
-	newEnvReport(l, set).log(log)
+	listing.Environment(set, l.apps, l.env).Log(log)
 	if len(gated) > 0 {
 		how := "each call asks the person through the client's elicitation and runs only on approval; clients that cannot ask are refused"
 		if sp.HTTP.Stateless {
@@ -48,10 +49,10 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 		log.Info("serving MCP over stdio", "timeout", sp.Server.Timeout, "concurrency", sp.Server.Concurrency)
 		return
 	}
-	url := "http://" + connectAddr(addr) + "/mcp"
-	log.Info("serving MCP over streamable HTTP", "url", url, "healthz", "http://"+connectAddr(addr)+"/healthz",
+	url := "http://" + server.ConnectAddr(addr) + "/mcp"
+	log.Info("serving MCP over streamable HTTP", "url", url, "healthz", "http://"+server.ConnectAddr(addr)+"/healthz",
 		"stateless", sp.HTTP.Stateless, "auth", sp.HTTP.Token != "", "timeout", sp.Server.Timeout, "concurrency", sp.Server.Concurrency)
-	argv := []string{"mcp", "add", "--transport", "http", serverKey(sp.Server.Name, p.Apps), url}
+	argv := []string{"mcp", "add", "--transport", "http", clients.ServerKey(sp.Server.Name, p.Apps), url}
 	if sp.HTTP.Token != "" {
 		argv = append(argv, "--header", "Authorization: Bearer ...")
 	}
@@ -80,19 +81,6 @@ func warnNoTools(log *slog.Logger, app exposure.App) {
 		attrs = append(attrs, "prefix", app.Prefix)
 	}
 	log.Warn("app exposes no tools; check --include, --exclude and the tag filters", attrs...)
-}
-
-// connectAddr turns a bound address into one a local client can dial: an
-// unspecified host (0.0.0.0, ::) becomes loopback.
-func connectAddr(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port)
 }
 
 func tokenSource(sp *servingPlan) string {

@@ -7,6 +7,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/bundle"
+	"github.com/fisk-mcp/fisk-mcp/clients"
 )
 
 func (c *cli) registerBundle(app *fisk.Application) {
@@ -34,7 +35,7 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 	case p.Serving.HTTP.Addr != "" || p.Serving.stateKeyFile != "":
 		return errors.New("Claude Desktop starts a bundle's server over stdio, one process of its own: drop --http and --state-key-file")
 	}
-	spec := bundle.Spec{ServerVersion: buildVersion(), Version: c.bundleVersion, Name: serverKey(p.Serving.Server.Name, p.Apps), ServeArgs: args}
+	spec := bundle.Spec{ServerVersion: buildVersion(), Version: c.bundleVersion, Name: clients.ServerKey(p.Serving.Server.Name, p.Apps), ServeArgs: args}
 	if p.Serving.Server.Name == "" {
 		spec.ServeArgs = append(spec.ServeArgs, "--name="+spec.Name)
 	}

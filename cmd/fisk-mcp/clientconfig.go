@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/choria-io/fisk"
@@ -42,7 +41,7 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
 		fmt.Fprintf(c.stderr, "warning: %s is a temporary build (go run); install fisk-mcp (go install) and run config from the installed binary\n", exe)
 	}
-	env, err := parseEnvPairs(c.clientEnv)
+	env, err := clients.ParseEnv(c.clientEnv)
 	if err != nil {
 		return err
 	}
@@ -50,7 +49,7 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 		Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.set.Chosen("defer"),
 	})
 	args = advice.Apply(args)
-	name := serverKey(p.Serving.Server.Name, p.Apps)
+	name := clients.ServerKey(p.Serving.Server.Name, p.Apps)
 	if p.Serving.Server.Name == "" {
 		// The server names itself as the client knows it: the approval
 		// prompt then says which server asks in the words the person
@@ -97,24 +96,6 @@ func (c *cli) countServed(p *plan, env map[string]string) int {
 	return server.ServedCount(set)
 }
 
-var unsafeKey = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
-
-// serverKey names the server in the client's configuration: --name, else the
-// single app's prefix or binary name, else fisk-mcp.
-func serverKey(name string, apps []exposure.App) string {
-	if name == "" && len(apps) == 1 {
-		name = apps[0].Prefix
-		if name == "" {
-			name = filepath.Base(apps[0].Path)
-		}
-	}
-	name = strings.Trim(unsafeKey.ReplaceAllString(name, "-"), "-")
-	if name == "" {
-		return "fisk-mcp"
-	}
-	return name
-}
-
 // absoluteApps renders APP arguments with absolute binary paths.
 func absoluteApps(apps []string) ([]string, error) {
 	out := make([]string, 0, len(apps))
@@ -123,7 +104,7 @@ func absoluteApps(apps []string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		abs, err := resolveBinary(app.Path)
+		abs, err := exposure.ResolveBinary(app.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -133,16 +114,4 @@ func absoluteApps(apps []string) ([]string, error) {
 		out = append(out, abs)
 	}
 	return out, nil
-}
-
-func parseEnvPairs(pairs []string) (map[string]string, error) {
-	env := map[string]string{}
-	for _, kv := range pairs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--env %q: write KEY=VALUE", kv)
-		}
-		env[k] = v
-	}
-	return env, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/fisk-mcp/fisk-mcp/exposure"
 
 	"bytes"
 	"context"
@@ -153,24 +152,6 @@ func TestClientConfigurationValidatesLikeServe(t *testing.T) {
 	_, err = runConfigCommand(t, dir, "vscode", "--env", "NOEQUALS", "./nats")
 	if err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
 		t.Fatalf("err = %v", err)
-	}
-}
-
-func TestServerKeyNamesTheServer(t *testing.T) {
-	cases := []struct {
-		name string
-		apps []exposure.App
-		want string
-	}{
-		{"", []exposure.App{{Path: "/usr/bin/nats"}}, "nats"},
-		{"", []exposure.App{{Path: "/usr/bin/nats", Prefix: "js"}}, "js"},
-		{"", []exposure.App{{Path: "/a"}, {Path: "/b"}}, "fisk-mcp"},
-		{"ops tools!", nil, "ops-tools"},
-	}
-	for _, tc := range cases {
-		if got := serverKey(tc.name, tc.apps); got != tc.want {
-			t.Errorf("serverKey(%q, %v) = %q, want %q", tc.name, tc.apps, got, tc.want)
-		}
 	}
 }
 

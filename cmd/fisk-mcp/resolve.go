@@ -3,11 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"regexp/syntax"
 	"slices"
 	"strings"
 
@@ -98,23 +93,14 @@ func (p *plan) resolve(fileApps []fileApp) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
-	p.Policy.Include = compileAll(p.set.Item("include"), p.include, fail)
-	p.Policy.Exclude = compileAll(p.set.Item("exclude"), p.exclude, fail)
-	for _, s := range p.set.List {
-		if v, ok := s.Value.(*string); ok && s.Enum != nil && !slices.Contains(s.Enum, *v) {
-			fail("%s %q: use one of %s", p.set.Named(s.Name), *v, strings.Join(s.Enum, ", "))
-		}
-	}
-	for i, name := range p.globalFlags {
-		if name == "" || strings.HasPrefix(name, "-") {
-			fail("%s %q: give the flag's name without dashes, e.g. --global-flag context", p.set.Item("global-flag")(i), name)
-		}
-	}
-	for i, name := range p.Policy.SecretFlags {
-		if name == "" || strings.HasPrefix(name, "-") {
-			fail("%s %q: give the flag's name without dashes, e.g. --secret-flag password", p.set.Item("secret-flag")(i), name)
-		}
-	}
+	var badRe []error
+	p.Policy.Include, badRe = settings.Regexps(p.set.Item("include"), p.include)
+	errs = append(errs, badRe...)
+	p.Policy.Exclude, badRe = settings.Regexps(p.set.Item("exclude"), p.exclude)
+	errs = append(errs, badRe...)
+	errs = append(errs, p.set.CheckEnums()...)
+	errs = append(errs, p.set.CheckFlagNames("global-flag", p.globalFlags, "context")...)
+	errs = append(errs, p.set.CheckFlagNames("secret-flag", p.Policy.SecretFlags, "password")...)
 	for i, name := range p.KeepEnv {
 		switch {
 		case strings.EqualFold(name, execrunner.TokenEnvVar):
@@ -126,20 +112,17 @@ func (p *plan) resolve(fileApps []fileApp) error {
 	if p.DeferThreshold < 1 {
 		fail("%s %d: give a number of tools of at least 1 (--defer always defers any set)", p.set.Named("defer-threshold"), p.DeferThreshold)
 	}
-	p.resolveApps(fileApps, fail)
+	errs = append(errs, p.resolveApps(fileApps)...)
 	if p.Serving != nil {
-		if err := p.resolveServing(); err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, p.resolveServing())
 	}
-	if len(errs) > 0 {
-		return problems(errs)
-	}
-	return nil
+	return settings.Problems(errs)
 }
 
 // resolveApps fills p.Apps from the file's apps, then the APP arguments.
-func (p *plan) resolveApps(fileApps []fileApp, fail func(string, ...any)) {
+func (p *plan) resolveApps(fileApps []fileApp) []error {
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	specs := slices.Clone(fileApps)
 	for _, arg := range p.appArgs {
 		a, err := exposure.ParseApp(arg)
@@ -158,9 +141,10 @@ func (p *plan) resolveApps(fileApps []fileApp, fail func(string, ...any)) {
 		key := func(field string) func(int) string {
 			return func(int) string { return p.set.FileKey(fmt.Sprintf("apps[%d].%s", i, field)) }
 		}
-		include := compileAll(key("include"), spec.Include, fail)
-		exclude := compileAll(key("exclude"), spec.Exclude, fail)
-		path, err := resolveBinary(spec.Path)
+		include, badInclude := settings.Regexps(key("include"), spec.Include)
+		exclude, badExclude := settings.Regexps(key("exclude"), spec.Exclude)
+		errs = append(append(errs, badInclude...), badExclude...)
+		path, err := exposure.ResolveBinary(spec.Path)
 		if err != nil && i < len(fileApps) {
 			hint := ""
 			if !strings.Contains(spec.Path, "/") {
@@ -183,6 +167,7 @@ func (p *plan) resolveApps(fileApps []fileApp, fail func(string, ...any)) {
 			ExcludeTags: spec.ExcludeTags,
 		})
 	}
+	return errs
 }
 
 func (p *plan) resolveServing() error {
@@ -225,16 +210,15 @@ func (p *plan) resolveServing() error {
 		}
 	}
 	if sp.tokenFile != "" {
-		tok, err := readToken(p.set.Named("token-file"), sp.tokenFile)
+		tok, err := server.ReadTokenFile(p.set.Named("token-file"), sp.tokenFile)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		h.Token, sp.TokenFromFile = tok, true
 	} else if h.Addr != "" {
-		const env = execrunner.TokenEnvVar
-		h.Token = strings.TrimSpace(os.Getenv(env))
-		if h.Token != "" && len(h.Token) < minTokenLen {
-			fail("%s holds %d characters; a bearer token needs at least %d, or it can be guessed: set it to a random one, e.g. %s=$(openssl rand -hex 32)", env, len(h.Token), minTokenLen, env)
+		var err error
+		if h.Token, err = server.TokenFromEnv(); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if sp.stateKeyFile != "" {
@@ -246,112 +230,4 @@ func (p *plan) resolveServing() error {
 	}
 	errs = append(errs, p.resolveReplayStore()...)
 	return errors.Join(errs...)
-}
-
-// problems reports every error at once, one per line, so a bad command
-// line is fixed in one go rather than one complaint at a time.
-func problems(errs []error) error {
-	var flat []error
-	for _, err := range errs {
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			flat = append(flat, j.Unwrap()...)
-		} else {
-			flat = append(flat, err)
-		}
-	}
-	if len(flat) == 1 {
-		return flat[0]
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problems:", len(flat))
-	for _, err := range flat {
-		b.WriteString("\n  - ")
-		b.WriteString(err.Error())
-	}
-	return errors.New(b.String())
-}
-
-// minTokenLen is the shortest bearer token accepted, in bytes. A token is
-// the only thing between the network and the tools; a short one can be
-// guessed, and nothing limits how often a client may try.
-const minTokenLen = 16
-
-// readToken reads a bearer token file. Surrounding whitespace is ignored
-// (the trailing newline of echo or an editor, and a CRLF line end), as the
-// server also ignores it around the token a client sends; an empty, a
-// multi-line or a short token is refused.
-func readToken(setting, path string) (string, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w; point it at a readable file holding the bearer token", setting, err)
-	}
-	tok := strings.TrimSpace(string(raw))
-	if tok == "" {
-		return "", fmt.Errorf("%s %s is empty; write the bearer token into it", setting, path)
-	}
-	if strings.ContainsAny(tok, "\r\n") {
-		return "", fmt.Errorf("%s %s holds more than one line; write only the bearer token", setting, path)
-	}
-	if len(tok) < minTokenLen {
-		return "", fmt.Errorf("%s %s holds a token of %d characters; a bearer token needs at least %d, or it can be guessed: make one with: openssl rand -hex 32 > %s", setting, path, len(tok), minTokenLen, path)
-	}
-	return tok, nil
-}
-
-// resolveBinary makes an app path absolute (bare names are looked up in
-// PATH) and checks that it is an executable file, so a typo fails at startup
-// rather than on the first call.
-func resolveBinary(path string) (string, error) {
-	if !strings.ContainsRune(path, filepath.Separator) {
-		found, err := exec.LookPath(path)
-		if err != nil {
-			return "", fmt.Errorf("app %q: not found in PATH; pass the path to a fisk binary", path)
-		}
-		path = found
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", fmt.Errorf("app %q: %w", path, err)
-	}
-	fi, err := os.Stat(abs)
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("app %q: %w; pass the path to a fisk binary", path, unwrapPathError(err))
-	case fi.IsDir():
-		return "", fmt.Errorf("app %q is a directory; pass the path to a fisk binary", path)
-	case fi.Mode().Perm()&0o111 == 0:
-		return "", fmt.Errorf("app %q is not executable; chmod +x it or pass a fisk binary", path)
-	}
-	return abs, nil
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// compileAll compiles regular expressions, reporting each bad one; what
-// names the setting entry i came from.
-func compileAll(what func(i int) string, exprs []string, fail func(string, ...any)) []*regexp.Regexp {
-	var out []*regexp.Regexp
-	for i, e := range exprs {
-		re, err := regexp.Compile(e)
-		if err != nil {
-			fail("%s %q is not a valid regular expression (%v); fix it (Go RE2 syntax)", what(i), e, unwrapRegexp(err))
-			continue
-		}
-		out = append(out, re)
-	}
-	return out
-}
-
-func unwrapRegexp(err error) string {
-	var se *syntax.Error
-	if errors.As(err, &se) {
-		return string(se.Code) + ": " + se.Expr
-	}
-	return err.Error()
 }

@@ -28,7 +28,7 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
 	listings := listing.Tools(set, l.apps)
-	env := newEnvReport(l, set)
+	env := listing.Environment(set, l.apps, l.env)
 	deferral, err := listing.Weigh(c.ctx, server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold}, set)
 	if err != nil {
 		return err
@@ -44,5 +44,5 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 	if err := deferral.Write(c.stdout); err != nil {
 		return err
 	}
-	return env.write(c.stdout)
+	return env.Write(c.stdout)
 }

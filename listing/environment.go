@@ -1,4 +1,4 @@
-package main
+package listing
 
 import (
 	"fmt"
@@ -8,13 +8,12 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
-	"github.com/fisk-mcp/fisk-mcp/listing"
 )
 
-// envReport is what the scrubbing rule does to the server's environment,
+// EnvReport is what the scrubbing rule does to the server's environment,
 // by name only, never a value: `tools` prints it and serve logs it at
 // startup, so the operator sees what the commands will and will not get.
-type envReport struct {
+type EnvReport struct {
 	Rule string `json:"rule"`
 	// Scrubbed is removed from every command's environment.
 	Scrubbed []string `json:"scrubbed"`
@@ -26,15 +25,17 @@ type envReport struct {
 	Apps map[string][]string `json:"apps"`
 }
 
-func newEnvReport(l loader, set *exposure.ToolSet) envReport {
-	r := envReport{Rule: execrunner.RuleText, Kept: nonNil(l.env.Kept()), Apps: map[string][]string{}}
+// Environment reports what env, the commands' environment, does for the
+// apps whose tools set holds.
+func Environment(set *exposure.ToolSet, apps []exposure.App, env *execrunner.Environment) EnvReport {
+	r := EnvReport{Rule: execrunner.RuleText, Kept: nonNil(env.Kept()), Apps: map[string][]string{}}
 	declared := map[string]bool{}
-	for _, app := range l.apps {
-		for _, t := range listing.AppTools(set, app, l.apps) {
+	for _, app := range apps {
+		for _, t := range AppTools(set, app, apps) {
 			if d, ok := t.(exposure.EnvDeclarer); ok {
-				held := l.env.HeldFor(d.Envars())
+				held := env.HeldFor(d.Envars())
 				if len(held) > 0 {
-					r.Apps[listing.AppLabel(t, l.apps)] = held
+					r.Apps[AppLabel(t, apps)] = held
 				}
 				for _, name := range held {
 					declared[name] = true
@@ -44,7 +45,7 @@ func newEnvReport(l loader, set *exposure.ToolSet) envReport {
 		}
 	}
 	r.Scrubbed = []string{}
-	for _, name := range l.env.Scrubbed() {
+	for _, name := range env.Scrubbed() {
 		if !declared[name] {
 			r.Scrubbed = append(r.Scrubbed, name)
 		}
@@ -59,8 +60,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// write prints the report under the tools table.
-func (r envReport) write(w io.Writer) error {
+// Write prints the report under the tools table.
+func (r EnvReport) Write(w io.Writer) error {
 	list := func(names []string) string {
 		if len(names) == 0 {
 			return "none"
@@ -76,7 +77,7 @@ func (r envReport) write(w io.Writer) error {
 	return err
 }
 
-// log writes the report as one startup line.
-func (r envReport) log(log *slog.Logger) {
+// Log writes the report as one startup line.
+func (r EnvReport) Log(log *slog.Logger) {
 	log.Info("commands' environment scrubbed", "scrubbed", r.Scrubbed, "kept", r.Kept, "kept_for_apps", r.Apps, "rule", r.Rule)
 }

@@ -1,4 +1,4 @@
-package main
+package server
 
 import "testing"
 
@@ -11,8 +11,8 @@ func TestConnectAddrIsDialableLocally(t *testing.T) {
 		"[::1]:7000":     "[::1]:7000",
 		"10.1.2.3:80":    "10.1.2.3:80",
 	} {
-		if got := connectAddr(in); got != want {
-			t.Errorf("connectAddr(%q) = %q, want %q", in, got, want)
+		if got := ConnectAddr(in); got != want {
+			t.Errorf("ConnectAddr(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
