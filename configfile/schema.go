@@ -5,8 +5,8 @@
 // key YAML does not read as a name is refused rather than ignored.
 //
 // It does not know what the settings mean, nor where the file comes from:
-// the caller reads the file (bounding its size), may normalise the decoded
-// document (aliases), and decodes the JSON that Parse returns.
+// the caller names the file (ReadFile bounds its size), may normalise the
+// decoded document (aliases), and decodes the JSON that Parse returns.
 package configfile
 
 import (

@@ -18,24 +18,8 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 	for _, w := range set.Warnings() {
 		log.Warn(w)
 	}
-	for _, app := range l.apps {
-		attrs := []any{"app", app.Path}
-		if app.Prefix != "" {
-			attrs = append(attrs, "prefix", app.Prefix)
-		}
-		tools := listing.AppTools(set, app, l.apps)
-		if len(tools) == 0 {
-			warnNoTools(log, app)
-			continue
-		}
-		log.Info("serving app", append(attrs, "tools", len(tools))...)
-	}
-	var gated []string
-	for _, t := range set.Tools() {
-		if _, ok := listing.Gate(t); ok && t.MCPExposable() {
-			gated = append(gated, t.Name())
-		}
-	}
+	listing.LogApps(log, set, l.apps)
+	gated := listing.Gated(set)
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
 	listing.Environment(set, l.apps, l.env).Log(log)
 	if len(gated) > 0 {
@@ -62,25 +46,6 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 	}
 	log.Info("add it to Claude Code", "command", execrunner.DisplayCommandLine("claude", argv),
 		"note", "replace ... with the bearer token from "+tokenSource(sp))
-}
-
-// warnEmptyApps warns about every app that exposes no tools in set, as
-// announce does at startup; a reload calls it, since an upgraded binary can
-// leave an app with no tools the selection keeps.
-func warnEmptyApps(log *slog.Logger, l loader, set *exposure.ToolSet) {
-	for _, app := range l.apps {
-		if len(listing.AppTools(set, app, l.apps)) == 0 {
-			warnNoTools(log, app)
-		}
-	}
-}
-
-func warnNoTools(log *slog.Logger, app exposure.App) {
-	attrs := []any{"app", app.Path}
-	if app.Prefix != "" {
-		attrs = append(attrs, "prefix", app.Prefix)
-	}
-	log.Warn("app exposes no tools; check --include, --exclude and the tag filters", attrs...)
 }
 
 func tokenSource(sp *servingPlan) string {

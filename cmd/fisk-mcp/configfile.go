@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -52,7 +50,7 @@ var configSchema = sync.OnceValues(func() (*configfile.Schema, error) {
 // configuration means the same thing from any working directory; an app
 // path without a slash is a name looked up in PATH, as on the command line.
 func loadConfigFile(path string) (*fileConfig, error) {
-	raw, err := readConfigFile(path)
+	raw, err := configfile.ReadFile("--config", path)
 	if err != nil {
 		return nil, err
 	}
@@ -136,26 +134,4 @@ func normalizeConfig(doc any) error {
 		}
 	}
 	return nil
-}
-
-// maxConfigBytes bounds the configuration file. A configuration is a few
-// settings; anything near this size is the wrong file, and reading it whole
-// must not cost the server its memory.
-const maxConfigBytes = 1 << 20
-
-// readConfigFile reads at most maxConfigBytes of path.
-func readConfigFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading --config: %w; pass a readable YAML file", err)
-	}
-	if len(raw) > maxConfigBytes {
-		return nil, fmt.Errorf("config %s is larger than 1 MiB; a configuration is a few settings: check that --config names the right file", path)
-	}
-	return raw, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/configfile"
 )
 
 func TestConfigFileWithASecondDocumentIsRefused(t *testing.T) {
@@ -70,11 +72,11 @@ func TestConfigFileIntegerTooLargeNamesTheKeyAndTheType(t *testing.T) {
 
 func TestConfigFileOverOneMiBIsRefused(t *testing.T) {
 	dir := t.TempDir()
-	fits := writeFile(t, dir, "fits.yaml", "timeout: 5s\n"+strings.Repeat("#", maxConfigBytes-len("timeout: 5s\n")), 0o600)
+	fits := writeFile(t, dir, "fits.yaml", "timeout: 5s\n"+strings.Repeat("#", configfile.MaxBytes-len("timeout: 5s\n")), 0o600)
 	if cfg, err := loadConfigFile(fits); err != nil || cfg.values.Serving.Server.Timeout != 5*time.Second {
 		t.Errorf("a file of exactly 1 MiB: %v", err)
 	}
-	big := writeFile(t, dir, "big.yaml", strings.Repeat("#", maxConfigBytes+1), 0o600)
+	big := writeFile(t, dir, "big.yaml", strings.Repeat("#", configfile.MaxBytes+1), 0o600)
 	_, err := loadConfigFile(big)
 	if err == nil || !strings.Contains(err.Error(), "larger than 1 MiB") || !strings.Contains(err.Error(), big) {
 		t.Errorf("error = %v, want the 1 MiB limit naming the file", err)

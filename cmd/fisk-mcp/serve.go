@@ -15,6 +15,8 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/logging"
+	"github.com/fisk-mcp/fisk-mcp/listing"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/watch"
 )
@@ -28,7 +30,7 @@ func (c *cli) runServe(*fisk.ParseContext) error {
 	if c.dryRun {
 		return nil
 	}
-	log := newLogger(c.stderr, p.LogLevel, p.LogFormat)
+	log := logging.New(c.stderr, p.LogLevel, p.LogFormat)
 	return c.serveplan(p, log)
 }
 
@@ -150,7 +152,7 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server
 	}
 	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return l.reload(ctx, srv.Tools()) }
 	w.Publish = func(set *exposure.ToolSet) {
-		warnEmptyApps(log, l, set)
+		listing.WarnEmptyApps(log, set, l.apps)
 		srv.Publish(set)
 	}
 	go w.Run(ctx)

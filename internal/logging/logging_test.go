@@ -1,4 +1,4 @@
-package main
+package logging
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 
 func TestJSONLogsAreOneObjectPerLineAtTheChosenLevel(t *testing.T) {
 	var buf bytes.Buffer
-	log := newLogger(&buf, "warn", "json")
+	log := New(&buf, "warn", "json")
 	log.Info("hidden")
 	log.Warn("shown", "tool", "echo")
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -24,7 +24,7 @@ func TestJSONLogsAreOneObjectPerLineAtTheChosenLevel(t *testing.T) {
 
 func TestTextLogsHaveNoColourOffATerminal(t *testing.T) {
 	var buf bytes.Buffer
-	newLogger(&buf, "info", "text").Info("plain", "k", "v")
+	New(&buf, "info", "text").Info("plain", "k", "v")
 	if strings.Contains(buf.String(), "\x1b[") {
 		t.Errorf("colour escape written to a buffer: %q", buf.String())
 	}

@@ -1,4 +1,8 @@
-package main
+// Package logging builds fisk-mcp's process logger: JSON or text lines at
+// a chosen level, coloured only on a terminal that wants colour. It never
+// writes anywhere but the writer it is given (stderr in practice): in
+// stdio mode stdout is the protocol stream. What is logged is the callers'.
+package logging
 
 import (
 	"io"
@@ -8,10 +12,10 @@ import (
 	"github.com/lmittmann/tint"
 )
 
-// newLogger builds the process logger. It always writes to w (stderr in
+// New builds the process logger. It always writes to w (stderr in
 // practice): in stdio mode stdout is the protocol stream and must carry
-// nothing else.
-func newLogger(w io.Writer, level, format string) *slog.Logger {
+// nothing else. An unknown level is info; a format other than json is text.
+func New(w io.Writer, level, format string) *slog.Logger {
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(level)); err != nil {
 		lvl = slog.LevelInfo
