@@ -79,6 +79,27 @@ func (a App) label() string {
 	return a.Prefix + "=" + a.Path
 }
 
+// AbsoluteApps renders APP arguments (PATH or PREFIX=PATH) with absolute
+// binary paths, resolved as ResolveBinary does.
+func AbsoluteApps(apps []string) ([]string, error) {
+	out := make([]string, 0, len(apps))
+	for _, a := range apps {
+		app, err := ParseApp(a)
+		if err != nil {
+			return nil, err
+		}
+		abs, err := ResolveBinary(app.Path)
+		if err != nil {
+			return nil, err
+		}
+		if app.Prefix != "" {
+			abs = app.Prefix + "=" + abs
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
 // ResolveBinary makes an app path absolute (bare names are looked up in
 // PATH) and checks that it is an executable file, so a typo fails at startup
 // rather than on the first call.

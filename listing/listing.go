@@ -2,8 +2,10 @@
 // entry per tool a client can see (name, app, behaviour, gate, tags,
 // description and input schema), as JSON or as an aligned table, and what
 // its tools/list weighs in each deferral mode (Weigh, which asks package
-// server rather than building descriptors of its own). It reads the set;
-// it decides nothing about what is exposed, gated or deferred.
+// server rather than building descriptors of its own); what the
+// environment rule does to the commands' environment (Environment); and the
+// per-app startup lines serve logs (LogApps). It reads the set; it decides
+// nothing about what is exposed, gated or deferred.
 package listing
 
 import (

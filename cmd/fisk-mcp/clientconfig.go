@@ -24,7 +24,7 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
-	apps, err := absoluteApps(p.appArgs)
+	apps, err := exposure.AbsoluteApps(p.appArgs)
 	if err != nil {
 		return err
 	}
@@ -94,24 +94,4 @@ func (c *cli) countServed(p *plan, env map[string]string) int {
 		return -1
 	}
 	return server.ServedCount(set)
-}
-
-// absoluteApps renders APP arguments with absolute binary paths.
-func absoluteApps(apps []string) ([]string, error) {
-	out := make([]string, 0, len(apps))
-	for _, a := range apps {
-		app, err := exposure.ParseApp(a)
-		if err != nil {
-			return nil, err
-		}
-		abs, err := exposure.ResolveBinary(app.Path)
-		if err != nil {
-			return nil, err
-		}
-		if app.Prefix != "" {
-			abs = app.Prefix + "=" + abs
-		}
-		out = append(out, abs)
-	}
-	return out, nil
 }

@@ -50,7 +50,7 @@ type servingPlan struct {
 	Watch    bool
 
 	// Replay configures the NATS replay store, used when replayStore is
-	// not replayMemory.
+	// not natsstore.Memory.
 	Replay natsstore.Config
 
 	tokenFile, stateKeyFile, replayStore string
@@ -228,6 +228,6 @@ func (p *plan) resolveServing() error {
 		}
 		sp.Approval.Key = key
 	}
-	errs = append(errs, p.resolveReplayStore()...)
+	errs = append(errs, natsstore.CheckSetting(sp.replayStore, &sp.Replay, p.set.Named)...)
 	return errors.Join(errs...)
 }

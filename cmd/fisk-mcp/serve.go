@@ -13,6 +13,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/internal/logging"
@@ -83,11 +84,12 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		return err
 	}
 
-	closeStore, err := openReplayStore(ctx, sp, log)
+	replay, closeStore, err := natsstore.OpenSetting(ctx, sp.replayStore, sp.Replay, log)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
+	sp.Approval.Replay = replay
 	srv, err := newServer(p, l, set, log)
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ func (p *plan) bind() *settings.Set {
 				Help: "Reload the tools when an app binary changes or on SIGHUP; clients are told the list changed"},
 			{Name: "state-key-file", PlaceHolder: "FILE", Path: true, Value: &sp.stateKeyFile,
 				Help: "File holding the key that signs approval state, hex (openssl rand -hex 32) or raw random bytes; share it between replicas behind one load balancer; default: a random key per process"},
-			{Name: "replay-store", PlaceHolder: "URL", Default: replayMemory, Value: &sp.replayStore,
+			{Name: "replay-store", PlaceHolder: "URL", Default: natsstore.Memory, Value: &sp.replayStore,
 				Help: "Where the record of used approvals is kept, so that each approval runs at most once: memory (this process only; states issued before it started are refused) or nats://HOST:PORT, a NATS JetStream server shared by every replica with one --state-key-file; when the store cannot be reached approvals are refused and ungated tools still work. Its account must not be reachable by the served tools"},
 			{Name: "replay-store-bucket", PlaceHolder: "NAME", Default: natsstore.DefaultBucket, Value: &sp.Replay.Bucket,
 				Help: "JetStream key-value bucket of the replay store, created (file storage, per-key TTL) when absent"},

@@ -16,6 +16,9 @@
 // credentials, a server without JetStream, missing permissions, a bucket
 // that cannot hold per-key TTLs.
 //
+// CheckSetting and OpenSetting take the store from fisk-mcp's
+// --replay-store setting: memory (the gate's per-process store) or NATS.
+//
 // It deliberately does not read the NATS_* environment variables or the
 // NATS CLI's selected context: the store's credentials come only from the
 // files and names in Config, which commands run by the server never see.
