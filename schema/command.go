@@ -272,21 +272,15 @@ func (b *builder) globals(globals []*fisk.FlagModel) error {
 // rejected when X defaults to true.
 func (b *builder) negations(globals []*fisk.FlagModel) {
 	names := maps.Clone(b.used)
-	defaults := map[string][]string{}
 	for _, g := range globals {
 		if g != nil {
 			names[g.Name] = true
-			defaults[g.Name] = g.Default
 		}
 	}
 	for _, p := range append(slices.Clone(b.c.flags), b.c.globals...) {
 		if p.form == formBool && names["no-"+p.name] {
 			p.form = formSwitch
-			if p.source == globalFlag {
-				p.onlyTrue = defaultIsTrue(defaults[p.name])
-			} else {
-				p.onlyTrue = p.defaultTrue
-			}
+			p.onlyTrue = p.defaultTrue
 			if p.onlyTrue {
 				prop := b.props[p.name].(map[string]any)
 				prop["enum"] = []any{true}

@@ -99,21 +99,8 @@ func globalParam(f *fisk.FlagModel, mode Mode) (*param, map[string]any) {
 	}
 	s := map[string]any{"description": description}
 	switch {
-	case f.Boolean && f.Cumulative:
-		p.form, p.scalar = formCounter, "integer"
-		p.min, p.max = ratOf(0), ratOf(MaxCounter)
-		s = counterSchema(description, mode)
-	case f.Boolean && f.Negatable:
-		p.form, p.scalar = formBool, "boolean"
-		s["type"] = "boolean"
 	case f.Boolean:
-		p.form, p.scalar = formSwitch, "boolean"
-		p.onlyTrue = defaultIsTrue(f.Default)
-		s["type"] = "boolean"
-		if p.onlyTrue {
-			s["enum"] = []any{true}
-			s["description"] = suffix(description, "already on by default and has no negation: only true is accepted; omit it to keep it on")
-		}
+		s = p.classifyBoolean(f, s, mode)
 	case f.Cumulative:
 		p.form = formList
 		s["type"] = "array"

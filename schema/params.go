@@ -74,29 +74,41 @@ func (p *param) isNumeric() bool { return p.scalar == "integer" || p.scalar == "
 func flagParam(f *fisk.FlagModel, prop, full map[string]any, mode Mode) (*param, map[string]any, error) {
 	p := &param{name: f.Name, source: commandFlag, required: f.Required}
 	out := cloneMap(prop)
-	switch {
-	case f.Boolean && f.Cumulative:
-		p.form, p.scalar = formCounter, "integer"
-		p.min, p.max = big.NewRat(0, 1), big.NewRat(MaxCounter, 1)
-		out = counterSchema(prop["description"], mode)
-	case f.Boolean && f.Negatable:
-		p.form, p.scalar = formBool, "boolean"
-		p.defaultTrue = defaultIsTrue(f.Default)
-		out["type"] = "boolean"
-	case f.Boolean:
-		p.form, p.scalar = formSwitch, "boolean"
-		p.onlyTrue = defaultIsTrue(f.Default)
-		out["type"] = "boolean"
-		if p.onlyTrue {
-			out["enum"] = []any{true}
-			out["description"] = suffix(out["description"], "already on by default and has no negation: only true is accepted; omit it to keep it on")
-		}
-	default:
-		if err := p.classify(out, full, mode); err != nil {
-			return nil, nil, err
-		}
+	if f.Boolean {
+		return p, p.classifyBoolean(f, out, mode), nil
+	}
+	if err := p.classify(out, full, mode); err != nil {
+		return nil, nil, err
 	}
 	return p, out, nil
+}
+
+// classifyBoolean classifies a boolean flag f, of a command or of the
+// application, and returns its property schema: s, with its type set (s
+// holds the description), or a counter's schema in place of s. A counter
+// (a boolean flag given several times) is an integer; a negatable flag is a
+// true boolean; any other boolean flag is a switch, which can only be given,
+// so when it defaults to true only true is accepted.
+func (p *param) classifyBoolean(f *fisk.FlagModel, s map[string]any, mode Mode) map[string]any {
+	switch {
+	case f.Cumulative:
+		p.form, p.scalar = formCounter, "integer"
+		p.min, p.max = big.NewRat(0, 1), big.NewRat(MaxCounter, 1)
+		return counterSchema(s["description"], mode)
+	case f.Negatable:
+		p.form, p.scalar = formBool, "boolean"
+		p.defaultTrue = defaultIsTrue(f.Default)
+		s["type"] = "boolean"
+	default:
+		p.form, p.scalar = formSwitch, "boolean"
+		p.onlyTrue = defaultIsTrue(f.Default)
+		s["type"] = "boolean"
+		if p.onlyTrue {
+			s["enum"] = []any{true}
+			s["description"] = suffix(s["description"], "already on by default and has no negation: only true is accepted; omit it to keep it on")
+		}
+	}
+	return s
 }
 
 // argParam classifies a positional argument; only scalars and lists exist.
