@@ -18,11 +18,16 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 )
 
-// startServer runs a real JetStream server in this process.
-func startServer(t testing.TB) string {
+// startServer runs a real JetStream server in this process; with, when
+// given, adds to its options (users and permissions, say).
+func startServer(t testing.TB, with ...func(*server.Options)) string {
 	t.Helper()
-	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT,
-		JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	opts := &server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT,
+		JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
+	for _, f := range with {
+		f(opts)
+	}
+	srv, err := server.NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -185,6 +186,28 @@ func startStdio(t *testing.T, c client, args ...string) *session {
 		t.Fatalf("negotiated protocol %s, want %s", got, c.protocol)
 	}
 	return s
+}
+
+// startPiped starts fisk-mcp with args, its stdin and stdout as pipes for
+// a test that speaks the protocol itself and its stderr in the returned
+// buffer. The caller owns the process: it closes stdin and waits.
+func startPiped(t *testing.T, args ...string) (cmd *exec.Cmd, stdin io.WriteCloser, stdout io.ReadCloser, logs *logBuffer) {
+	t.Helper()
+	cmd = exec.Command(fiskMCP, args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err = cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs = newLogBuffer()
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, stdout, logs
 }
 
 func isExit(err error) bool {

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,20 +15,7 @@ import (
 // them is served, and the server still exits cleanly when stdin closes,
 // killing the command then.
 func TestMalformedLinesAreAnsweredAndTheServerKeepsServing(t *testing.T) {
-	cmd := exec.Command(fiskMCP, serveArgs(fixtureBin)...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := newLogBuffer()
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, stdout, logs := startPiped(t, serveArgs(fixtureBin)...)
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {

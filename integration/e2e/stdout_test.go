@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -20,20 +19,7 @@ import (
 // writing to stdout and stderr, failures, approval questions, warnings at
 // startup — and requires each line to be a JSON-RPC 2.0 message.
 func TestStdoutCarriesOnlyTheProtocol(t *testing.T) {
-	cmd := exec.Command(fiskMCP, "serve", "--log-level", "debug", "--confirm-tag", "no-such-tag", "--scrub-env", "X", fixtureBin)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := newLogBuffer()
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, stdout, logs := startPiped(t, "serve", "--log-level", "debug", "--confirm-tag", "no-such-tag", "--scrub-env", "X", fixtureBin)
 	var recorded testsupport.LogBuffer
 	transport := &mcp.IOTransport{Reader: io.NopCloser(io.TeeReader(stdout, &recorded)), Writer: stdin}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, client{
