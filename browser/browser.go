@@ -1,0 +1,109 @@
+// Package browser asks a person to approve a gated call in their web
+// browser, for clients that cannot ask through MCP elicitation (Claude
+// Desktop declares none, Cursor drops it over stdio, Codex auto-declines).
+//
+// There are two ways to reach the person:
+//
+//   - [Local], for a server on the person's own machine (stdio, or HTTP
+//     bound to loopback without an approver token): a loopback listener
+//     that is open only while an approval is pending, and a page opened in
+//     the person's browser through an opener command (xdg-open, open).
+//   - [Shared], for a shared HTTP server: the page lives under a path of
+//     the server (/approvals), lists every pending approval of the Store
+//     (shared by replicas) and is reachable only with the approver token,
+//     never with the clients' bearer token.
+//
+// Both implement [Asker]: Ask shows one [Request] and blocks until the person
+// decides, the deadline passes or the call is cancelled. Only an explicit
+// click on Approve yields [Approved]; everything else refuses.
+//
+// The strings of a Request are shown as given (HTML-escaped by the page):
+// the caller escapes them for display exactly as in its elicitation prompt,
+// so the page and the prompt read the same.
+package browser
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Request is one approval to show.
+type Request struct {
+	// ID names the approval in logs and in the Store: the gate's nonce. It
+	// is not a secret and never approves anything.
+	ID string
+	// Server is the server's name, as in the prompt.
+	Server string
+	// Tool is the tool the call runs.
+	Tool string
+	// CommandLine is the exact command that will run, escaped and redacted
+	// as in the prompt.
+	CommandLine string
+	// Trigger is the tag that gated the tool (e.g. "ai:confirm").
+	Trigger string
+	// Client says who asked: the client's name and version as it introduced
+	// itself, and its session.
+	Client string
+	// Deadline is when the approval times out.
+	Deadline time.Time
+}
+
+// Outcome is how an approval ended.
+type Outcome string
+
+const (
+	// Approved: the person clicked Approve. The only outcome that runs.
+	Approved Outcome = "approved"
+	// Denied: the person clicked Deny.
+	Denied Outcome = "denied"
+	// Closed: the page was closed without a decision.
+	Closed Outcome = "closed"
+	// Reused: the page's one-time ticket was used a second time, so
+	// someone other than the person's browser may hold it; the approval is
+	// cancelled.
+	Reused Outcome = "reused"
+	// TimedOut: nobody decided before the deadline.
+	TimedOut Outcome = "timeout"
+	// Cancelled: the call was cancelled (its context ended) while waiting.
+	Cancelled Outcome = "cancelled"
+)
+
+// Asker shows approvals to a person.
+type Asker interface {
+	// Ask shows r and blocks until it has an outcome. An error means the
+	// person could not be asked at all (the listener could not be opened,
+	// the opener failed, the store is unreachable); the call is refused.
+	Ask(ctx context.Context, r Request) (Outcome, error)
+}
+
+// Pending is an approval waiting in a Store.
+type Pending struct {
+	Request
+	// Created is when the approval was put in the store.
+	Created time.Time
+}
+
+// Store holds the pending approvals of a Shared page, so that with
+// replicas any replica's page lists and decides them. Implementations are
+// safe for concurrent use. MemoryStore is for one process; package
+// browser/natspending shares one through NATS JetStream key-value.
+type Store interface {
+	// Put records a new pending approval. Its ID must be new.
+	Put(ctx context.Context, p Pending) error
+	// List returns the approvals still pending (undecided and not yet past
+	// their deadline), oldest first.
+	List(ctx context.Context) ([]Pending, error)
+	// Decide records the outcome of a pending approval. Only the first
+	// decision counts: ok is false when the approval was already decided,
+	// deleted or never existed.
+	Decide(ctx context.Context, id string, o Outcome) (ok bool, err error)
+	// Wait blocks until the approval is decided and returns the outcome,
+	// or returns ctx's error.
+	Wait(ctx context.Context, id string) (Outcome, error)
+	// Delete forgets an approval, decided or not.
+	Delete(ctx context.Context, id string) error
+}
+
+// ErrUnknown is returned (wrapped) by a Store for an ID it does not hold.
+var ErrUnknown = errors.New("no such pending approval")
