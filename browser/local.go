@@ -1,0 +1,231 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"sync"
+	"time"
+)
+
+// DefaultHold is how long after the ticket exchange an Approve waits for a
+// second use of the ticket before it takes effect (see the package doc).
+const DefaultHold = 1500 * time.Millisecond
+
+// defaultGrace is how long a page may be without its event stream (a
+// reload reconnects within it) before the approval counts as Closed.
+const defaultGrace = 2 * time.Second
+
+// ErrLocalClosed is returned by Ask after Close.
+var ErrLocalClosed = errors.New("the browser approval page is shut down")
+
+// LocalOptions configures a [Local]. The zero value is usable.
+type LocalOptions struct {
+	// Open opens the page's URL in the person's browser. nil means
+	// DefaultOpener(). It is cancelled with the call.
+	Open func(ctx context.Context, url string) error
+	// Logger receives one Info line when an approval is shown and one when
+	// it ends. nil means slog.Default().
+	Logger *slog.Logger
+	// Hold is how long an Approve posted right after the ticket exchange
+	// waits for a second use of the ticket; 0 means DefaultHold.
+	Hold time.Duration
+	// Now is the clock for deadlines, time left and the hold; nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// Local asks on the person's own machine: a page on a loopback listener,
+// opened in their browser. The listener is open only while an approval is
+// pending. Local is safe for concurrent use; each Ask is one page.
+type Local struct {
+	open  func(ctx context.Context, url string) error
+	log   *slog.Logger
+	hold  time.Duration
+	now   func() time.Time
+	grace time.Duration // tests shorten it
+	tick  time.Duration // how often the event stream sends the time left
+
+	mu       sync.Mutex
+	site     *site // nil while nothing is pending
+	shutdown bool
+	closing  sync.WaitGroup // listeners still shutting down
+}
+
+// NewLocal returns a Local with o's settings.
+func NewLocal(o LocalOptions) *Local {
+	l := &Local{open: o.Open, log: o.Logger, hold: o.Hold, now: o.Now, grace: defaultGrace, tick: time.Second}
+	if l.open == nil {
+		l.open = DefaultOpener()
+	}
+	if l.log == nil {
+		l.log = slog.Default()
+	}
+	if l.hold <= 0 {
+		l.hold = DefaultHold
+	}
+	if l.now == nil {
+		l.now = time.Now
+	}
+	return l
+}
+
+// idPattern is what an ID must look like to name a page path and a cookie
+// path without escaping (the gate's nonces are hex).
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+// Ask shows r on a page of its own and blocks until the person decides,
+// the page is closed or its ticket reused, r.Deadline passes (TimedOut) or
+// ctx ends (Cancelled). An error means the page could not be shown.
+func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
+	if !idPattern.MatchString(r.ID) {
+		return "", fmt.Errorf("approval ID %q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
+	}
+	s, a, err := l.register(r)
+	if err != nil {
+		return "", err
+	}
+	openCtx := ctx
+	if !r.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		openCtx, cancel = context.WithTimeout(ctx, r.Deadline.Sub(l.now()))
+		defer cancel()
+	}
+	if err := l.open(openCtx, s.pageURL(a)); err != nil {
+		l.end(s, a, Cancelled)
+		return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
+	}
+	l.log.Info("approval shown in the browser", "approval", r.ID, "tool", r.Tool)
+	var deadline <-chan time.Time
+	if !r.Deadline.IsZero() {
+		t := time.NewTimer(r.Deadline.Sub(l.now()))
+		defer t.Stop()
+		deadline = t.C
+	}
+	select {
+	case <-a.done:
+	case <-deadline:
+	case <-ctx.Done():
+	}
+	o := TimedOut
+	if ctx.Err() != nil {
+		o = Cancelled
+	}
+	o = l.end(s, a, o)
+	l.log.Info("approval in the browser ended", "approval", r.ID, "tool", r.Tool, "outcome", string(o))
+	return o, nil
+}
+
+// register adds a's page to the site, opening the listener if it is the
+// first pending approval.
+func (l *Local) register(r Request) (*site, *approval, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shutdown {
+		return nil, nil, ErrLocalClosed
+	}
+	if l.site == nil {
+		s, err := l.listen()
+		if err != nil {
+			return nil, nil, err
+		}
+		l.site = s
+	}
+	s := l.site
+	if _, ok := s.approvals[r.ID]; ok {
+		return nil, nil, fmt.Errorf("approval %q is already shown; each approval needs a new ID", r.ID)
+	}
+	a := newApproval(r)
+	s.approvals[r.ID] = a
+	s.pending++
+	return s, a, nil
+}
+
+// end gives a its outcome unless it has one (the first wins) and returns
+// the outcome it has; the last pending approval of a site closes its
+// listener before end returns.
+func (l *Local) end(s *site, a *approval, o Outcome) Outcome {
+	l.mu.Lock()
+	l.finish(a, o)
+	o = a.outcome
+	s.pending--
+	last := s.pending == 0 && l.site == s
+	if last {
+		l.site = nil
+		l.closing.Add(1)
+	}
+	l.mu.Unlock()
+	if last {
+		s.close(&l.closing)
+	}
+	return o
+}
+
+// Close ends every pending approval as Cancelled, closes the listener and
+// waits for it to shut down. Ask fails with ErrLocalClosed afterwards.
+func (l *Local) Close() error {
+	l.mu.Lock()
+	l.shutdown = true
+	if s := l.site; s != nil {
+		for _, a := range s.approvals {
+			l.finish(a, Cancelled)
+		}
+	}
+	s := l.site
+	l.mu.Unlock()
+	// Each Ask wakes on its approval's end; the last closes the listener.
+	if s != nil {
+		<-s.empty
+	}
+	l.closing.Wait()
+	return nil
+}
+
+// site is one life of the loopback listener: from the first pending
+// approval to the last. Finished approvals stay so that their pages can
+// say how they ended, until the listener closes.
+type site struct {
+	ln        net.Listener
+	srv       *http.Server
+	addr      string // 127.0.0.1:PORT, the only Host accepted
+	origin    string // http://127.0.0.1:PORT
+	approvals map[string]*approval
+	pending   int
+	empty     chan struct{} // closed when the listener closes
+}
+
+func (l *Local) listen() (*site, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("opening the loopback listener for the approval page: %w; check that 127.0.0.1 is available, or use --approval elicit", err)
+	}
+	s := &site{ln: ln, addr: ln.Addr().String(), approvals: map[string]*approval{}, empty: make(chan struct{})}
+	s.origin = "http://" + s.addr
+	s.srv = &http.Server{Handler: secured(l.routes(s)), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(l.log.Handler(), slog.LevelDebug)}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+func (s *site) pageURL(a *approval) string {
+	return s.origin + "/a/" + a.req.ID + "?t=" + a.ticket
+}
+
+// close stops accepting at once, then lets the responses in flight (a
+// decision's page, an event stream announcing the outcome) finish, for
+// at most a few seconds, in the background.
+func (s *site) close(wg *sync.WaitGroup) {
+	s.ln.Close()
+	close(s.empty)
+	go func() {
+		defer wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if s.srv.Shutdown(ctx) != nil {
+			s.srv.Close()
+		}
+	}()
+}

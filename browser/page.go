@@ -1,0 +1,191 @@
+package browser
+
+import (
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// The pages are plain server-rendered HTML; html/template escapes every
+// string of a Request for its context. The inline style and script carry
+// the response's CSP nonce, and nothing is loaded from anywhere else.
+
+// outcomeText says, for a person, how an approval ended.
+var outcomeText = map[Outcome]string{
+	Approved:  "Approved: the command runs.",
+	Denied:    "Denied: the command does not run.",
+	Closed:    "Refused: the page was closed without a decision; the command does not run.",
+	Reused:    "Cancelled: this approval's one-time link was used twice, so someone else may hold it; the command does not run.",
+	TimedOut:  "Timed out: nobody decided in time; the command does not run.",
+	Cancelled: "Cancelled: the call was cancelled; the command does not run.",
+}
+
+const style = `
+body{font:16px/1.45 system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1d1d1b}
+main{max-width:46rem;margin:2rem auto;padding:1.5rem;background:#fff;border:1px solid #ddd;border-radius:6px}
+h1{font-size:1.3rem;margin:0 0 1rem}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:0 0 1.2rem}
+dt{font-weight:600;color:#555}dd{margin:0;overflow-wrap:anywhere}
+pre{margin:0;padding:.6rem;background:#f0f0ee;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;font:14px/1.4 ui-monospace,monospace}
+button{font:inherit;padding:.45rem 1.3rem;margin-right:.6rem;border-radius:4px;border:1px solid #888;cursor:pointer}
+.approve,#approve{background:#1f6f3a;color:#fff;border-color:#1f6f3a}
+.deny,#deny{background:#fff;color:#8a1c1c;border-color:#8a1c1c}
+button:disabled{opacity:.45;cursor:default}
+section{border-top:1px solid #ddd;padding-top:1rem;margin-top:1rem}
+#outcome{font-weight:600}
+input{font:inherit;padding:.4rem;width:100%;box-sizing:border-box;margin-bottom:.8rem}
+.note{color:#555;font-size:.9rem}
+`
+
+// countdown ticks every [data-seconds] element down once a second. The
+// local page resets it from its event stream.
+const countdown = `
+function fmtLeft(s){if(s<0)return "no limit";var m=Math.floor(s/60),r=s%60;return m+":"+(r<10?"0":"")+r;}
+var clocks=document.querySelectorAll("[data-seconds]");
+setInterval(function(){clocks.forEach(function(c){var s=Number(c.getAttribute("data-seconds"));if(s>0){s--;c.setAttribute("data-seconds",s);c.textContent=fmtLeft(s);}});},1000);
+`
+
+// localScript holds the page's event stream (whose loss, with the
+// pagehide beacon, refuses the approval) and shows the outcome it
+// announces.
+const localScript = `
+(function(){
+var form=document.getElementById("decide"),left=document.getElementById("timeleft"),out=document.getElementById("outcome");
+var base=location.pathname,csrf=form.elements.csrf.value,sent=false,done=false;
+function end(o,text){done=true;es.close();out.setAttribute("data-outcome",o);out.textContent=text;
+document.getElementById("approve").disabled=true;document.getElementById("deny").disabled=true;}
+var es=new EventSource(base+"/events");
+es.addEventListener("left",function(e){var s=Number(e.data);left.setAttribute("data-seconds",s);left.textContent=fmtLeft(s);});
+es.addEventListener("outcome",function(e){var d=JSON.parse(e.data);end(d.outcome,d.text);});
+form.addEventListener("submit",function(){sent=true;});
+addEventListener("pagehide",function(){if(!sent&&!done){navigator.sendBeacon(base+"/closed",new URLSearchParams({csrf:csrf}));}});
+})();
+`
+
+var pages = template.Must(template.New("pages").Parse(`
+{{define "head"}}<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>{{.Title}}</title><style nonce="{{.Nonce}}">{{.Style}}</style>{{end}}
+
+{{define "fields"}}<dl>
+<dt>Server</dt><dd {{.Attr "server"}}>{{.Req.Server}}</dd>
+<dt>Tool</dt><dd {{.Attr "tool"}}>{{.Req.Tool}}</dd>
+<dt>Command line</dt><dd><pre {{.Attr "command"}}>{{.Req.CommandLine}}</pre></dd>
+<dt>Gated by</dt><dd {{.Attr "trigger"}}>{{.Req.Trigger}}</dd>
+<dt>Asked by</dt><dd {{.Attr "client"}}>{{.Req.Client}}</dd>
+<dt>Time left</dt><dd {{.Attr "timeleft"}} data-seconds="{{.Seconds}}">{{.Left}}</dd>
+</dl>{{end}}
+
+{{define "local"}}{{template "head" .}}</head><body><main>
+<h1>Approve this command?</h1>
+{{template "fields" .Item}}
+<form id="decide" method="post" action="{{.Action}}">
+<input type="hidden" name="csrf" value="{{.CSRF}}">
+<button id="approve" name="decision" value="approve"{{if not .Pending}} disabled{{end}}>Approve</button>
+<button id="deny" name="decision" value="deny"{{if not .Pending}} disabled{{end}}>Deny</button>
+</form>
+<p id="outcome" role="status" data-outcome="{{.Outcome}}">{{.OutcomeText}}</p>
+{{if .Pending}}<p class="note">Closing this page refuses the command.</p>
+<script nonce="{{.Nonce}}">{{.Script}}</script>{{end}}
+</main></body></html>{{end}}
+
+{{define "list"}}{{template "head" .}}<meta http-equiv="refresh" content="5"></head><body><main>
+<h1>Pending approvals</h1>
+{{range .Items}}<section id="p-{{.Req.ID}}">
+{{template "fields" .}}
+<form method="post" action="{{$.Action}}">
+<input type="hidden" name="id" value="{{.Req.ID}}"><input type="hidden" name="csrf" value="{{$.CSRF}}">
+<button class="approve" name="decision" value="approve">Approve</button>
+<button class="deny" name="decision" value="deny">Deny</button>
+</form></section>
+{{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
+<script nonce="{{.Nonce}}">{{.Script}}</script>
+</main></body></html>{{end}}
+
+{{define "login"}}{{template "head" .}}</head><body><main>
+<h1>Approvals</h1>
+{{if .Message}}<p id="message">{{.Message}}</p>{{end}}
+<form method="post" action="{{.Action}}">
+<label for="token">Approver token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" autofocus>
+<button id="login">Sign in</button>
+</form>
+</main></body></html>{{end}}
+
+{{define "message"}}{{template "head" .}}</head><body><main>
+<h1>{{.Title}}</h1>
+<p id="outcome" role="status" data-outcome="{{.Outcome}}">{{.Message}}</p>
+{{if .Back}}<p><a href="{{.Back}}">Back to the pending approvals</a></p>{{end}}
+</main></body></html>{{end}}
+`))
+
+// view is what a page template renders.
+type view struct {
+	Title   string
+	Nonce   string
+	Style   template.CSS
+	Script  template.JS
+	Action  string
+	CSRF    string
+	Pending bool
+	Outcome Outcome
+	Message string
+	Back    string
+	Item    item
+	Items   []item
+}
+
+// OutcomeText is the sentence for v.Outcome, or nothing while pending.
+func (v view) OutcomeText() string { return outcomeText[v.Outcome] }
+
+// item is one approval as a page shows it. On the local page its fields
+// carry ids (one approval per page), on the shared list classes.
+type item struct {
+	Req     Request
+	Seconds int
+	Left    string
+	list    bool
+}
+
+// Attr names a field element: id="name" on the local page, class="name"
+// in the shared list, where one page shows many approvals.
+func (it item) Attr(name string) template.HTMLAttr {
+	if it.list {
+		return template.HTMLAttr(`class="` + name + `"`)
+	}
+	return template.HTMLAttr(`id="` + name + `"`)
+}
+
+func newItem(r Request, now time.Time, list bool) item {
+	s := -1
+	if !r.Deadline.IsZero() {
+		s = max(0, int(r.Deadline.Sub(now).Round(time.Second)/time.Second))
+	}
+	return item{Req: r, Seconds: s, Left: formatLeft(s), list: list}
+}
+
+// formatLeft renders seconds as m:ss, as the page script does.
+func formatLeft(s int) string {
+	if s < 0 {
+		return "no limit"
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// render writes page name with status; a failure to render is logged
+// (the person sees a truncated page and the approval stays as it was).
+func render(w http.ResponseWriter, r *http.Request, log *slog.Logger, status int, name string, v view) {
+	v.Nonce, v.Style = nonceOf(r), template.CSS(style)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	if err := pages.ExecuteTemplate(w, name, v); err != nil {
+		log.Warn("rendering the approval page", "page", name, "err", err)
+	}
+}
+
+// message renders a page that only says something.
+func message(w http.ResponseWriter, r *http.Request, log *slog.Logger, status int, title, text string, o Outcome, back string) {
+	render(w, r, log, status, "message", view{Title: title, Message: text, Outcome: o, Back: back})
+}

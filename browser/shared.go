@@ -1,0 +1,275 @@
+package browser
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// MinApproverTokenLen is the shortest approver token accepted, in bytes:
+// it stands between the network and the decision to run a command.
+const MinApproverTokenLen = 16
+
+// storeTimeout bounds the store calls made after the call's own context
+// has ended (recording a timeout, deleting the approval).
+const storeTimeout = 5 * time.Second
+
+// SharedOptions configures a [Shared].
+type SharedOptions struct {
+	// Token is the approver token; a person signs in to the page with it.
+	// It is not, and must not be, a client's bearer token.
+	Token []byte
+	// Store holds the pending approvals, shared by replicas.
+	Store Store
+	// Logger receives approvals shown and decided (Info) and failed
+	// sign-ins (Warn). nil means slog.Default().
+	Logger *slog.Logger
+	// Base is the path the page is served at; "" means "/approvals".
+	Base string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Shared is the approvals page of a shared HTTP server: every approval
+// pending in the Store, decided by whoever holds the approver token. It
+// never reads the Authorization header, so a client's bearer token
+// cannot approve anything.
+type Shared struct {
+	token    [sha256.Size]byte
+	store    Store
+	log      *slog.Logger
+	base     string
+	now      func() time.Time
+	sessions sessions
+}
+
+// NewShared checks o and returns the page.
+func NewShared(o SharedOptions) (*Shared, error) {
+	if len(o.Token) < MinApproverTokenLen {
+		return nil, fmt.Errorf("the approver token has %d bytes; it needs at least %d, or it can be guessed: make one with: openssl rand -hex 32", len(o.Token), MinApproverTokenLen)
+	}
+	if o.Store == nil {
+		return nil, errors.New("the approvals page needs a store of pending approvals")
+	}
+	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token)}
+	if s.base == "" {
+		s.base = "/approvals"
+	}
+	if !strings.HasPrefix(s.base, "/") {
+		return nil, fmt.Errorf("the approvals page path %q must start with /", o.Base)
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s, nil
+}
+
+var errDeadline = errors.New("approval deadline passed")
+
+// Ask puts r in the Store, waits until it is decided on any replica's
+// page, its deadline passes (TimedOut) or ctx ends (Cancelled), and
+// deletes it. An error means the Store failed.
+func (s *Shared) Ask(ctx context.Context, r Request) (Outcome, error) {
+	if err := s.store.Put(ctx, Pending{Request: r, Created: s.now()}); err != nil {
+		return "", fmt.Errorf("recording the approval of %s for the approvals page: %w", r.Tool, err)
+	}
+	defer func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+		defer cancel()
+		if err := s.store.Delete(dctx, r.ID); err != nil {
+			s.log.Warn("deleting an ended approval from the store", "approval", r.ID, "err", err)
+		}
+	}()
+	s.log.Info("approval waiting on the approvals page", "approval", r.ID, "tool", r.Tool, "page", s.base)
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if !r.Deadline.IsZero() {
+		t := time.AfterFunc(r.Deadline.Sub(s.now()), func() { cancel(errDeadline) })
+		defer t.Stop()
+	}
+	o, err := s.store.Wait(wctx, r.ID)
+	if err == nil {
+		s.ended(r, o)
+		return o, nil
+	}
+	if wctx.Err() == nil {
+		return "", fmt.Errorf("waiting for the approval of %s: %w", r.Tool, err)
+	}
+	o = Cancelled
+	if context.Cause(wctx) == errDeadline {
+		o = TimedOut
+	}
+	// Record the end, so no page decides it now; if a decision came
+	// first, it is the outcome.
+	bctx, bcancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer bcancel()
+	if ok, err := s.store.Decide(bctx, r.ID, o); err == nil && !ok {
+		if first, err := s.store.Wait(bctx, r.ID); err == nil {
+			o = first
+		}
+	}
+	s.ended(r, o)
+	return o, nil
+}
+
+func (s *Shared) ended(r Request, o Outcome) {
+	s.log.Info("approval on the approvals page ended", "approval", r.ID, "tool", r.Tool, "outcome", string(o))
+}
+
+// Handler serves the page at Base (the list, or the sign-in form),
+// Base+"/login" (POST token) and Base+"/decide" (POST id, decision,
+// csrf). It carries its own authentication; mount it outside the bearer
+// token check.
+func (s *Shared) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+s.base, s.list)
+	mux.HandleFunc("POST "+s.base+"/login", s.login)
+	mux.HandleFunc("POST "+s.base+"/decide", s.decide)
+	mux.HandleFunc(s.base+"/", func(w http.ResponseWriter, r *http.Request) {
+		message(w, r, s.log, http.StatusNotFound, "Not found", "There is no such page here.", "", s.base)
+	})
+	return secured(mux)
+}
+
+// session returns r's valid session cookie value, or "".
+func (s *Shared) session(r *http.Request) string {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || !s.sessions.valid(c.Value, s.now()) {
+		return ""
+	}
+	return c.Value
+}
+
+// fromPage checks that a POST comes from a page of this server: its
+// Origin has r's host (and https when r is TLS: behind a TLS-terminating
+// proxy r is plain while the page is https), and Sec-Fetch-Site, when
+// present, is same-origin.
+func fromPage(r *http.Request) bool {
+	if sf := r.Header.Get("Sec-Fetch-Site"); sf != "" && sf != "same-origin" {
+		return false
+	}
+	o := r.Header.Values("Origin")
+	if len(o) != 1 {
+		return false
+	}
+	u, err := url.Parse(o[0])
+	if err != nil || u.Host != r.Host || u.Path != "" || (u.Scheme != "https" && (u.Scheme != "http" || r.TLS != nil)) {
+		return false
+	}
+	return true
+}
+
+func (s *Shared) refuse(w http.ResponseWriter, r *http.Request) {
+	message(w, r, s.log, http.StatusForbidden, "Refused", "This request did not come from the approvals page; reload it and try again.", "", s.base)
+}
+
+func (s *Shared) loginForm(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	render(w, r, s.log, status, "login", view{Title: "Approvals: sign in", Action: s.base + "/login", Message: msg})
+}
+
+func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
+	if !fromPage(r) || !form(w, r) {
+		s.refuse(w, r)
+		return
+	}
+	given := sha256.Sum256([]byte(strings.TrimSpace(r.PostForm.Get("token"))))
+	if subtle.ConstantTimeCompare(given[:], s.token[:]) != 1 {
+		s.log.Warn("wrong approver token on the approvals page", "remote", r.RemoteAddr)
+		s.loginForm(w, r, http.StatusForbidden, "That is not the approver token.")
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.sessions.issue(s.now()), Path: s.base,
+		MaxAge: int(sessionTTL / time.Second), HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, s.base, http.StatusSeeOther)
+}
+
+func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
+	sess := s.session(r)
+	if sess == "" {
+		s.loginForm(w, r, http.StatusOK, "")
+		return
+	}
+	ps, err := s.pending(r.Context())
+	if err != nil {
+		s.log.Warn("listing pending approvals", "err", err)
+		message(w, r, s.log, http.StatusServiceUnavailable, "Store unreachable", "The store of pending approvals cannot be read; reload in a moment.", "", "")
+		return
+	}
+	now := s.now()
+	items := make([]item, len(ps))
+	for i, p := range ps {
+		items[i] = newItem(p.Request, now, true)
+	}
+	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown, Action: s.base + "/decide", CSRF: s.sessions.csrf(sess), Items: items})
+}
+
+// pending lists the Store's approvals not past their deadline by s.now.
+func (s *Shared) pending(ctx context.Context) ([]Pending, error) {
+	ps, err := s.store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	live := ps[:0]
+	for _, p := range ps {
+		if p.Deadline.IsZero() || now.Before(p.Deadline) {
+			live = append(live, p)
+		}
+	}
+	return live, nil
+}
+
+func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
+	sess := s.session(r)
+	if sess == "" || !fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
+		s.refuse(w, r)
+		return
+	}
+	var o Outcome
+	switch r.PostForm.Get("decision") {
+	case "approve":
+		o = Approved
+	case "deny":
+		o = Denied
+	default:
+		message(w, r, s.log, http.StatusBadRequest, "Refused", "Choose Approve or Deny.", "", s.base)
+		return
+	}
+	id := r.PostForm.Get("id")
+	p, ok, err := s.find(r.Context(), id)
+	if err == nil && ok {
+		ok, err = s.store.Decide(r.Context(), id, o)
+	}
+	if err != nil {
+		s.log.Warn("deciding an approval", "approval", id, "err", err)
+		message(w, r, s.log, http.StatusServiceUnavailable, "Store unreachable", "The decision could not be recorded; reload the list and try again.", "", s.base)
+		return
+	}
+	if !ok {
+		message(w, r, s.log, http.StatusConflict, "No longer pending", "This approval is no longer pending: it was decided, timed out or cancelled.", "", s.base)
+		return
+	}
+	s.log.Info("approval decided on the approvals page", "approval", id, "tool", p.Tool, "outcome", string(o))
+	message(w, r, s.log, http.StatusOK, "Decided", outcomeText[o], o, s.base)
+}
+
+// find returns the pending approval id, if it is pending.
+func (s *Shared) find(ctx context.Context, id string) (Pending, bool, error) {
+	ps, err := s.pending(ctx)
+	for _, p := range ps {
+		if p.ID == id {
+			return p, true, nil
+		}
+	}
+	return Pending{}, false, err
+}
