@@ -94,6 +94,9 @@ func (l *Local) decide(a *approval, o Outcome) (d decided, wait time.Duration) {
 		l.finish(a, o)
 		return decisionTaken, 0
 	}
+	if l.onHold != nil {
+		l.onHold()
+	}
 	time.AfterFunc(wait, func() {
 		l.mu.Lock()
 		defer l.mu.Unlock()

@@ -20,6 +20,50 @@
 // The strings of a Request are shown as given (HTML-escaped by the page):
 // the caller escapes them for display exactly as in its elicitation prompt,
 // so the page and the prompt read the same.
+//
+// # What the local page defends against
+//
+// The model, the client and the commands fisk-mcp serves must not be able
+// to approve. They can read what any process of the machine can: the
+// opener's command line in /proc (and so the page's URL), and they can
+// connect to 127.0.0.1. So the URL carries only a one-time ticket
+// (256 random bits): the first GET exchanges it for an HttpOnly,
+// SameSite=Strict cookie scoped to the approval's path and a CSRF token
+// embedded in the page, and sends the browser on to the address without
+// it. A second use of the ticket cancels the approval (Reused): whoever
+// was first, the person sees that someone else held the link. A decision
+// needs the cookie, the CSRF token, an Origin of the listener itself and
+// (when sent) Sec-Fetch-Site same-origin; the Host must be the listener's
+// address (no DNS rebinding); the page cannot be framed, loads nothing
+// from elsewhere and runs only its own nonce-tagged script.
+//
+// A process that reads the ticket from /proc can still race the browser to
+// it. Against that, an Approve posted within Hold (DefaultHold, 1.5 s) of
+// the exchange takes effect only once Hold has passed with no second use
+// of the ticket; the browser's own GET arriving meanwhile turns the
+// outcome into Reused. This defends only when the browser reaches the
+// page within Hold of the thief: a browser that is slow to start loses the
+// race, and the person then sees a cancelled or ended page instead of a
+// prompt. It raises the bar against reading argv; it is not a boundary
+// against a process running as the same user, which can also drive the
+// browser (its debugging port, synthetic input), read its cookie store or
+// fisk-mcp's memory, or replace the opener. Such a process is already
+// outside what any approval prompt can contain; run untrusted commands as
+// another user or in a sandbox. Other users of the machine see argv too
+// (unless /proc is mounted with hidepid) and are held off the same way.
+//
+// The ticket, cookie and CSRF token never appear in a log line, an error
+// or an Outcome; an opener's failure is reported with the URL redacted.
+//
+// # What the shared page defends against
+//
+// The shared page is reached over the server's own listener, so its
+// security is the transport's (use TLS) plus the approver token: a person
+// signs in with it and gets a session cookie (HttpOnly, SameSite=Strict,
+// Secure over TLS, 12 h) signed with a key derived from the token, which
+// every replica holding the same token accepts. The page never reads the
+// Authorization header: a client's bearer token approves nothing, so the
+// person running the agent and the person approving can differ.
 package browser
 
 import (

@@ -49,6 +49,8 @@ type Local struct {
 	now   func() time.Time
 	grace time.Duration // tests shorten it
 	tick  time.Duration // how often the event stream sends the time left
+	// onHold, when set (by tests), is called as an Approve is held.
+	onHold func()
 
 	mu       sync.Mutex
 	site     *site // nil while nothing is pending
