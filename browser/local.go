@@ -91,10 +91,16 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if err != nil {
 		return "", err
 	}
+	// One reading of the clock for the whole wait.
+	var deadline <-chan time.Time
 	openCtx := ctx
 	if !r.Deadline.IsZero() {
+		left := r.Deadline.Sub(l.now())
+		t := time.NewTimer(left)
+		defer t.Stop()
+		deadline = t.C
 		var cancel context.CancelFunc
-		openCtx, cancel = context.WithTimeout(ctx, r.Deadline.Sub(l.now()))
+		openCtx, cancel = context.WithTimeout(ctx, left)
 		defer cancel()
 	}
 	if err := l.open(openCtx, s.pageURL(a)); err != nil {
@@ -102,12 +108,6 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 		return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
 	}
 	l.log.Info("approval shown in the browser", "approval", r.ID, "tool", r.Tool)
-	var deadline <-chan time.Time
-	if !r.Deadline.IsZero() {
-		t := time.NewTimer(r.Deadline.Sub(l.now()))
-		defer t.Stop()
-		deadline = t.C
-	}
 	select {
 	case <-a.done:
 	case <-deadline:

@@ -1,0 +1,81 @@
+package browser
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const pageURL = "http://127.0.0.1:1234/a/n1?t=SECRET-TICKET-VALUE"
+
+func TestCommandOpenerPassesTheURLLastWithoutAShell(t *testing.T) {
+	got := filepath.Join(t.TempDir(), "args")
+	open := CommandOpener([]string{"sh", "-c", `printf '%s\n' "$@" > "$0"; echo to-stdout`, got})
+	if err := open(t.Context(), pageURL); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != pageURL+"\n" {
+		t.Errorf("opener got %q", b)
+	}
+}
+
+func TestCommandOpenerFailureSaysWhatToDoAndHidesTheTicket(t *testing.T) {
+	open := CommandOpener([]string{"sh", "-c", `echo "out-$((6*7))"; echo "gio: $1: not supported, ticket ${1#*t=}" >&2; exit 3`, "sh"})
+	err := open(t.Context(), pageURL)
+	if err == nil {
+		t.Fatal("a failing opener succeeded")
+	}
+	msg := err.Error()
+	for _, want := range []string{`"sh"`, "exit status 3", "--approval-opener", "gio: [approval page URL]: not supported", "[ticket]"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q: %s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "SECRET-TICKET") || strings.Contains(msg, "out-42") {
+		t.Errorf("error shows the ticket or the opener's stdout: %s", msg)
+	}
+	if err := CommandOpener(nil)(t.Context(), pageURL); err == nil || !strings.Contains(err.Error(), "--approval-opener") {
+		t.Errorf("no command: %v", err)
+	}
+	if err := CommandOpener([]string{"/nonexistent/opener"})(t.Context(), pageURL); err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("missing command: %v", err)
+	}
+}
+
+func TestLocalOpenerFailureIsAnErrorAndClosesTheListener(t *testing.T) {
+	var seen string
+	l := NewLocal(LocalOptions{Open: func(ctx context.Context, u string) error {
+		seen = u
+		return CommandOpener([]string{"false"})(ctx, u)
+	}})
+	t.Cleanup(func() { l.Close() })
+	_, err := l.Ask(t.Context(), Request{ID: "n1", Tool: "stream_rm"})
+	if err == nil || !strings.Contains(err.Error(), "stream_rm") || !strings.Contains(err.Error(), "--approval-opener") {
+		t.Fatalf("Ask: %v", err)
+	}
+	origin, _, ticket := pageParts(t, seen)
+	if strings.Contains(err.Error(), ticket) {
+		t.Errorf("error shows the ticket: %v", err)
+	}
+	dial(t, strings.TrimPrefix(origin, "http://"), false)
+}
+
+func TestLocalRefusesAnIDThatCannotNameAPath(t *testing.T) {
+	l := NewLocal(LocalOptions{Open: func(context.Context, string) error { return nil }})
+	t.Cleanup(func() { l.Close() })
+	for _, id := range []string{"", "a/b", "a?b", strings.Repeat("x", 129)} {
+		if _, err := l.Ask(t.Context(), Request{ID: id}); err == nil {
+			t.Errorf("ID %q accepted", id)
+		}
+	}
+	l.Close()
+	if _, err := l.Ask(t.Context(), Request{ID: "n1"}); err != ErrLocalClosed {
+		t.Errorf("Ask after Close: %v", err)
+	}
+}
