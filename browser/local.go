@@ -87,6 +87,9 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !idPattern.MatchString(r.ID) {
 		return "", fmt.Errorf("approval ID %q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
 	}
+	if !r.Deadline.IsZero() && !l.now().Before(r.Deadline) {
+		return TimedOut, nil
+	}
 	s, a, err := l.register(r)
 	if err != nil {
 		return "", err

@@ -244,10 +244,15 @@ func TestLocalEventStreamAnnouncesTheOutcome(t *testing.T) {
 func TestLocalDeadlineTimesOut(t *testing.T) {
 	rig := newLocalRig(t, time.Hour)
 	r := rig.request("n1")
-	r.Deadline = rig.clk.Now()
+	r.Deadline = rig.clk.Now().Add(time.Millisecond)
 	_, out := rig.ask(t, t.Context(), r)
 	if o := outcome(t, out); o != TimedOut {
 		t.Fatalf("outcome %q, want timeout", o)
+	}
+	// Past its deadline, an approval is not shown at all.
+	r.ID, r.Deadline = "n2", rig.clk.Now()
+	if o, err := rig.l.Ask(t.Context(), r); o != TimedOut || err != nil {
+		t.Fatalf("past deadline: %q %v", o, err)
 	}
 }
 

@@ -135,6 +135,9 @@ func (s *Shared) Handler() http.Handler {
 	mux.HandleFunc("GET "+s.base, s.list)
 	mux.HandleFunc("POST "+s.base+"/login", s.login)
 	mux.HandleFunc("POST "+s.base+"/decide", s.decide)
+	mux.HandleFunc("GET "+s.base+"/{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, s.base, http.StatusSeeOther)
+	})
 	mux.HandleFunc(s.base+"/", func(w http.ResponseWriter, r *http.Request) {
 		message(w, r, s.log, http.StatusNotFound, "Not found", "There is no such page here.", "", s.base)
 	})

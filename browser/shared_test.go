@@ -49,27 +49,35 @@ func sharedRequest(id string) Request {
 	return Request{ID: id, Server: "nats-ops", Tool: "stream_rm", CommandLine: "nats stream rm ORDERS", Trigger: "ai:confirm", Client: "cursor 1.0", Deadline: time.Now().Add(time.Hour)}
 }
 
+// notifyStore tells the test of every Put, so it knows when an Ask is
+// waiting.
+type notifyStore struct {
+	*MemoryStore
+	put chan string
+}
+
+func newNotifyStore() *notifyStore {
+	return &notifyStore{MemoryStore: NewMemoryStore(), put: make(chan string, 8)}
+}
+
+func (n *notifyStore) Put(ctx context.Context, p Pending) error {
+	err := n.MemoryStore.Put(ctx, p)
+	n.put <- p.ID
+	return err
+}
+
 // askShared starts s.Ask and waits until the approval is in the store.
-func askShared(t *testing.T, ctx context.Context, s *Shared, store Store, r Request) <-chan askResult {
+func askShared(t *testing.T, ctx context.Context, s *Shared, store *notifyStore, r Request) <-chan askResult {
 	t.Helper()
 	out := make(chan askResult, 1)
 	go func() {
 		o, err := s.Ask(ctx, r)
 		out <- askResult{o, err}
 	}()
-	for {
-		ps, _ := store.List(t.Context())
-		for _, p := range ps {
-			if p.ID == r.ID {
-				return out
-			}
-		}
-		select {
-		case res := <-out:
-			t.Fatalf("Ask ended early: %v %v", res.o, res.err)
-		case <-time.After(time.Millisecond): // polling the store's state
-		}
+	if id := <-store.put; id != r.ID {
+		t.Fatalf("put %q, want %q", id, r.ID)
 	}
+	return out
 }
 
 func TestNewSharedRefusesAShortTokenOrNoStore(t *testing.T) {
@@ -147,7 +155,7 @@ func TestSharedSessionCookie(t *testing.T) {
 var rowCSRF = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 
 func TestSharedListsAndDecides(t *testing.T) {
-	store := NewMemoryStore()
+	store := newNotifyStore()
 	rig := newSharedRig(t, store)
 	out1 := askShared(t, t.Context(), rig.s, store, sharedRequest("first"))
 	r2 := sharedRequest("second")
@@ -207,7 +215,7 @@ func TestSharedListsAndDecides(t *testing.T) {
 }
 
 func TestSharedReplicasDecideEachOthersApprovals(t *testing.T) {
-	store := NewMemoryStore()
+	store := newNotifyStore()
 	asking, deciding := newSharedRig(t, store), newSharedRig(t, store)
 	out := askShared(t, t.Context(), asking.s, store, sharedRequest("r1"))
 	// A session of one replica is good on the other: same token.
@@ -233,12 +241,12 @@ func TestSharedReplicasDecideEachOthersApprovals(t *testing.T) {
 }
 
 func TestSharedDeadlineAndCancel(t *testing.T) {
-	store := NewMemoryStore()
+	store := newNotifyStore()
 	rig := newSharedRig(t, store)
 	r := sharedRequest("late")
 	r.Deadline = time.Now()
-	if o, err := rig.s.Ask(t.Context(), r); err != nil || o != TimedOut {
-		t.Errorf("deadline: %q %v", o, err)
+	if o := outcome(t, askShared(t, t.Context(), rig.s, store, r)); o != TimedOut {
+		t.Errorf("deadline: %q", o)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	out := askShared(t, ctx, rig.s, store, sharedRequest("gone"))
@@ -262,5 +270,23 @@ func TestSharedStoreFailureIsAnError(t *testing.T) {
 	}
 	if _, err := s.Ask(t.Context(), sharedRequest("x")); err == nil || !strings.Contains(err.Error(), "store down") {
 		t.Errorf("Ask: %v", err)
+	}
+}
+
+func TestSharedOverTLSSetsASecureCookie(t *testing.T) {
+	s, err := NewShared(SharedOptions{Token: []byte(approverToken), Store: NewMemoryStore(), Base: "/ok/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(s.Handler())
+	t.Cleanup(srv.Close)
+	c := srv.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if p := post(t, c, srv.URL+"/ok/login", "http"+strings.TrimPrefix(srv.URL, "https"), url.Values{"token": {approverToken}}, nil); p.status != http.StatusForbidden {
+		t.Errorf("plain-http origin on TLS: %d", p.status)
+	}
+	p := post(t, c, srv.URL+"/ok/login", srv.URL, url.Values{"token": {approverToken}}, nil)
+	if ck := p.header.Get("Set-Cookie"); p.status != http.StatusSeeOther || !strings.Contains(ck, "Secure") || !strings.Contains(ck, "Path=/ok;") {
+		t.Errorf("login over TLS: %d, cookie %q", p.status, ck)
 	}
 }
