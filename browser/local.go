@@ -107,6 +107,13 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 		defer cancel()
 	}
 	if err := l.open(openCtx, s.pageURL(a)); err != nil {
+		// An opener stopped by the call's end or deadline did not fail.
+		switch {
+		case ctx.Err() != nil:
+			return l.end(s, a, Cancelled), nil
+		case openCtx.Err() != nil:
+			return l.end(s, a, TimedOut), nil
+		}
 		l.end(s, a, Cancelled)
 		return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
 	}

@@ -79,3 +79,16 @@ func TestLocalRefusesAnIDThatCannotNameAPath(t *testing.T) {
 		t.Errorf("Ask after Close: %v", err)
 	}
 }
+
+func TestLocalOpenerStoppedByTheCallIsCancelledNotAnError(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	l := NewLocal(LocalOptions{Open: func(ctx context.Context, u string) error {
+		cancel()
+		<-ctx.Done()
+		return ctx.Err()
+	}})
+	t.Cleanup(func() { l.Close() })
+	if o, err := l.Ask(ctx, Request{ID: "n1"}); o != Cancelled || err != nil {
+		t.Errorf("Ask: %q %v", o, err)
+	}
+}
