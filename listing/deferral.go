@@ -2,7 +2,6 @@ package listing
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -58,7 +57,7 @@ func Weigh(ctx context.Context, cfg server.Config, set *exposure.ToolSet) (Defer
 		if err != nil {
 			return d, err
 		}
-		b, err := json.Marshal(res.Tools)
+		b, err := server.EncodeTools(res.Tools)
 		if err != nil {
 			return d, fmt.Errorf("encoding the %s tools/list: %w", m.mode, err)
 		}

@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -88,19 +91,27 @@ func deferredListing(want map[string]registration) *listing {
 // listMiddleware answers tools/list for a deferred set with its fixed
 // list, in one page. Every served tool stays registered with the SDK, so a
 // direct call of a deferred tool takes the SDK's own path (including its
-// elicitation on older protocols); only the list differs.
+// elicitation on older protocols); only the list differs. Either list is
+// sent in the server's own encoding (see wireAnnotations).
 func (s *Server) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		l := s.listing.Load()
-		if method != "tools/list" || l == nil || !l.deferred {
+		if method != "tools/list" {
 			return next(ctx, method, req)
+		}
+		l := s.listing.Load()
+		if l == nil || !l.deferred {
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				return onTheWire(lr), nil
+			}
+			return res, err
 		}
 		if lr, ok := req.(*mcp.ListToolsRequest); ok && lr.Params != nil && lr.Params.Cursor != "" {
 			// The deferred list is one page and issues no cursor: this one
 			// belongs to a list from before the mode changed.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: the tool list changed; list the tools again from the start"}
 		}
-		return &mcp.ListToolsResult{Tools: l.tools, Cacheable: mcp.Cacheable{CacheScope: "public"}}, nil
+		return onTheWire(&mcp.ListToolsResult{Tools: l.tools, Cacheable: mcp.Cacheable{CacheScope: "public"}}), nil
 	}
 }
 
@@ -137,29 +148,25 @@ func (s *Server) unknownToolError(set *exposure.ToolSet, name string) error {
 // client's tool search, not a second description.
 const maxSearchHint = 160
 
-// vendorMeta is the _meta of a served tool's descriptor: a searchHint of
-// its title and tags for every tool, and alwaysLoad for an ai:no_defer
-// tool, so that a client deferring tools by itself (Claude Code) finds the
-// one and sends the other up front. Clients that do not know the keys
-// ignore them, as the protocol allows.
+// vendorMeta is the _meta of a served tool's descriptor: a searchHint for
+// a tool with words to add, and alwaysLoad for an ai:no_defer tool, so
+// that a client deferring tools by itself (Claude Code) finds the one and
+// sends the other up front. Clients that do not know the keys ignore them,
+// as the protocol allows.
+//
+// The hint holds only words the client's search could not match already,
+// since it reads the name and description too: the application's aliases
+// for the words of the title (stream rm is also stream delete), and any
+// word of the title or a tag the description lacks (the tags end the
+// description of every command that has any). Left out are words shorter
+// than three letters and abbreviations or plurals of a word of the name or
+// of another word of the hint (str of stream, acct of account, users of
+// user), which a search of whole words gains nothing from. A tool with
+// nothing to add carries no hint: on a large CLI the key alone weighs
+// kilobytes.
 func vendorMeta(t exposure.Tool, title string) mcp.Meta {
-	words := []string{title}
-	if src, ok := t.(exposure.Sourced); ok {
-		words = append(words, src.Tags()...)
-	}
-	hint := ""
-	for _, w := range words {
-		w = strings.Join(strings.Fields(w), " ")
-		if w == "" || len(hint)+1+len(w) > maxSearchHint {
-			continue
-		}
-		if hint != "" {
-			hint += " "
-		}
-		hint += w
-	}
 	m := mcp.Meta{}
-	if hint != "" {
+	if hint := searchHint(t, title); hint != "" {
 		m[metaSearchHint] = hint
 	}
 	if exposure.NoDefer(t) {
@@ -169,4 +176,88 @@ func vendorMeta(t exposure.Tool, title string) mcp.Meta {
 		return nil
 	}
 	return m
+}
+
+func searchHint(t exposure.Tool, title string) string {
+	candidates := strings.Fields(title)
+	if src, ok := t.(exposure.Sourced); ok {
+		candidates = append(candidates, src.Tags()...)
+	}
+	if a, ok := t.(exposure.Aliased); ok {
+		for _, level := range a.Aliases() {
+			candidates = append(candidates, level...)
+		}
+	}
+	said := map[string]bool{}
+	for _, w := range hintTokens(t.Name() + " " + title + " " + t.ModelDescription()) {
+		said[w] = true
+		for _, part := range strings.Split(w, ":") {
+			said[part] = true
+		}
+	}
+	// The words a hint word may be short for: those of the name and title,
+	// and the other candidates but tags, which are no words to abbreviate.
+	whole := hintTokens(t.Name() + " " + title)
+	for _, w := range candidates {
+		if !strings.Contains(w, ":") {
+			whole = append(whole, strings.ToLower(w))
+		}
+	}
+	var hint []string
+	size := -1
+	for _, w := range candidates {
+		if !adds(w, said, whole) || size+1+len(w) > maxSearchHint {
+			continue
+		}
+		for _, tok := range hintTokens(w) {
+			said[tok] = true
+		}
+		hint = append(hint, w)
+		size += 1 + len(w)
+	}
+	return strings.Join(hint, " ")
+}
+
+// adds reports whether w gives a search a word it has not got: one of at
+// least three letters that is not said already and is short for none of
+// the whole words.
+func adds(w string, said map[string]bool, whole []string) bool {
+	tokens := hintTokens(w)
+	if utf8.RuneCountInString(w) < 3 || !slices.ContainsFunc(tokens, func(tok string) bool { return !said[tok] }) {
+		return false
+	}
+	lw := strings.ToLower(w)
+	return !slices.ContainsFunc(whole, func(word string) bool { return shortFor(lw, word) })
+}
+
+// hintTokens are the words of text as a tool search compares them: lower
+// case runs of letters, digits and ":" (a tag's key and value stay one
+// word), so stream_rm says stream and rm, and "impact:rw," says impact:rw.
+// What a text says also counts a tag's parts (scope:system says system),
+// for searches that split there.
+func hintTokens(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return r != ':' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// shortFor reports whether short is an abbreviation of word (its first
+// letter, then some of the others in order: str, acct, conns for
+// connections) or word's plural.
+func shortFor(short, word string) bool {
+	if short == word+"s" || short == word+"es" {
+		return true
+	}
+	if len(short) >= len(word) || short == "" || short[0] != word[0] {
+		return false
+	}
+	rest := word[1:]
+	for _, r := range short[1:] {
+		i := strings.IndexRune(rest, r)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+utf8.RuneLen(r):]
+	}
+	return true
 }

@@ -60,7 +60,7 @@ func TestDeferredListIsTheDiscoveryToolsAndTheNoDeferToolsForEverySession(t *tes
 		}
 	}
 	ro, any := tools["call_read_only_tool"].Annotations, tools["call_tool"].Annotations
-	if !ro.ReadOnlyHint || !ro.IdempotentHint || *ro.DestructiveHint {
+	if !ro.ReadOnlyHint || !ro.IdempotentHint || ro.DestructiveHint != nil && *ro.DestructiveHint {
 		t.Errorf("call_read_only_tool annotations %+v, want read-only and idempotent", ro)
 	}
 	if any.ReadOnlyHint || any.IdempotentHint || !*any.DestructiveHint || !*any.OpenWorldHint {
@@ -77,15 +77,29 @@ func TestFullListCarriesTheVendorMetaKeys(t *testing.T) {
 	}
 	for name, tool := range tools {
 		hint, _ := tool.Meta[metaSearchHint].(string)
-		if !strings.Contains(hint, tool.Title) || len(hint) > maxSearchHint {
-			t.Errorf("%s: searchHint %q, want its title %q within %d bytes", name, hint, tool.Title, maxSearchHint)
+		if len(hint) > maxSearchHint {
+			t.Errorf("%s: searchHint %q is over %d bytes", name, hint, maxSearchHint)
+		}
+		said := hintTokens(tool.Name + " " + tool.Title + " " + tool.Description)
+		for _, w := range strings.Fields(hint) {
+			if slices.Contains(said, strings.ToLower(w)) {
+				t.Errorf("%s: searchHint %q repeats %q, which the name, title or description says", name, hint, w)
+			}
 		}
 		if got, want := tool.Meta[metaAlwaysLoad] == true, name == "deploy"; got != want {
 			t.Errorf("%s: alwaysLoad %v, want %v (only ai:no_defer tools)", name, got, want)
 		}
 	}
-	if hint := tools["echo"].Meta[metaSearchHint]; hint != "echo ai:read_only impact:ro" {
-		t.Errorf("echo searchHint = %q, want its title and tags", hint)
+	// The application's aliases are the words a search could not match
+	// otherwise; rm is too short to search by, and the title and tags are
+	// in the name and description already.
+	for name, want := range map[string]string{"admin_user_delete": "member expel", "admin_user_add": "member", "echo": ""} {
+		if hint, _ := tools[name].Meta[metaSearchHint].(string); hint != want {
+			t.Errorf("%s searchHint = %q, want %q", name, hint, want)
+		}
+	}
+	if _, ok := tools["echo"].Meta[metaSearchHint]; ok {
+		t.Error("echo, with no word to add, carries a searchHint")
 	}
 	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "x"}}); err == nil {
 		t.Error("search_tools is callable while the list is not deferred")

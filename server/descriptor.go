@@ -80,7 +80,8 @@ func titleOf(t exposure.Tool) string {
 // than protocol 2025-06-18), and a read-only tool sends no destructiveHint,
 // which the protocol gives meaning only when readOnlyHint is false; its
 // default (destructive) is the conservative reading for a client that
-// ignores that. The SDK always sends readOnlyHint and idempotentHint.
+// ignores that. readOnlyHint and openWorldHint are always sent, and
+// idempotentHint only when true (see wireAnnotations).
 func descriptor(t exposure.Tool, outputSchema bool) *mcp.Tool {
 	b := exposure.BehaviorOf(t)
 	desc := &mcp.Tool{

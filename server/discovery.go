@@ -51,8 +51,16 @@ func isDiscovery(name string) bool {
 // must send to the model up front.
 func alwaysLoad() mcp.Meta { return mcp.Meta{metaAlwaysLoad: true} }
 
+// readOnlyClosedWorld are the annotations of search_tools and
+// describe_tools: they read the server's own tool set and nothing else.
+// Like every descriptor's, they say each thing once (see descriptor): the
+// title is the tool's own, and a read-only tool sends no destructiveHint.
+func readOnlyClosedWorld() *mcp.ToolAnnotations {
+	closed := false
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
+}
+
 func searchToolsDescriptor() *mcp.Tool {
-	f := false
 	return &mcp.Tool{
 		Name:  searchToolsName,
 		Title: "Search tools",
@@ -68,13 +76,12 @@ func searchToolsDescriptor() *mcp.Tool {
 			"required":             []any{"query"},
 			"additionalProperties": false,
 		},
-		Annotations: &mcp.ToolAnnotations{Title: "Search tools", ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+		Annotations: readOnlyClosedWorld(),
 		Meta:        alwaysLoad(),
 	}
 }
 
 func describeToolsDescriptor() *mcp.Tool {
-	f := false
 	return &mcp.Tool{
 		Name:  describeToolsName,
 		Title: "Describe tools",
@@ -88,7 +95,7 @@ func describeToolsDescriptor() *mcp.Tool {
 			"required":             []any{"names"},
 			"additionalProperties": false,
 		},
-		Annotations: &mcp.ToolAnnotations{Title: "Describe tools", ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+		Annotations: readOnlyClosedWorld(),
 		Meta:        alwaysLoad(),
 	}
 }
@@ -234,13 +241,13 @@ func firstLine(s string) string {
 // definition is a tool as describe_tools returns it: the descriptor a full
 // tools/list would give, plus how to run it.
 type definition struct {
-	Name        string               `json:"name"`
-	Title       string               `json:"title,omitempty"`
-	Description string               `json:"description"`
-	InputSchema any                  `json:"inputSchema"`
-	Annotations *mcp.ToolAnnotations `json:"annotations,omitempty"`
-	Gated       bool                 `json:"gated"`
-	CallWith    string               `json:"call_with"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description"`
+	InputSchema any              `json:"inputSchema"`
+	Annotations *wireAnnotations `json:"annotations,omitempty"`
+	Gated       bool             `json:"gated"`
+	CallWith    string           `json:"call_with"`
 }
 
 type unknownName struct {
@@ -286,7 +293,7 @@ func (s *Server) describeTools(ctx context.Context, req *mcp.CallToolRequest) (*
 		d := descriptor(t, s.cfg.OutputSchema)
 		out.Tools = append(out.Tools, definition{
 			Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: d.InputSchema,
-			Annotations: d.Annotations, Gated: gated(t), CallWith: executorFor(t).name,
+			Annotations: (*wireAnnotations)(d.Annotations), Gated: gated(t), CallWith: executorFor(t).name,
 		})
 	}
 	data, err := json.Marshal(out)

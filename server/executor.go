@@ -62,15 +62,22 @@ func (e *executor) descriptor() *mcp.Tool {
 			"required":             []any{"name"},
 			"additionalProperties": false,
 		},
-		Annotations: &mcp.ToolAnnotations{
-			Title:           title,
-			ReadOnlyHint:    b.ReadOnly,
-			DestructiveHint: &b.Destructive,
-			IdempotentHint:  b.Idempotent,
-			OpenWorldHint:   &b.OpenWorld,
-		},
-		Meta: alwaysLoad(),
+		Annotations: e.annotations(b),
+		Meta:        alwaysLoad(),
 	}
+}
+
+// annotations say b once, as a command tool's descriptor does: no
+// annotations.title (the tool's title is its own), and no destructiveHint
+// on the read-only executor, where the protocol gives it no meaning.
+// call_tool states destructive and open-world outright: they are the
+// protocol's defaults, but some clients read an absent hint as false.
+func (e *executor) annotations(b exposure.Behavior) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{ReadOnlyHint: b.ReadOnly, IdempotentHint: b.Idempotent, OpenWorldHint: &b.OpenWorld}
+	if !b.ReadOnly {
+		a.DestructiveHint = &b.Destructive
+	}
+	return a
 }
 
 func (e *executor) handler(s *Server) mcp.ToolHandler {

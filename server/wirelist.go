@@ -1,0 +1,64 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// wireAnnotations are a tool's annotations as this server sends them. The
+// SDK writes idempotentHint even when it is false, the protocol's default;
+// on a list of a few hundred tools that is kilobytes every client parses
+// and no client reads differently from its absence, so a false
+// idempotentHint is left out. Every other hint is written as the SDK
+// writes it: readOnlyHint always (directories refuse a tool without it),
+// destructiveHint and openWorldHint whenever the descriptor sets them,
+// since some clients read their absence as false rather than as the
+// protocol's default of true.
+type wireAnnotations mcp.ToolAnnotations
+
+func (a *wireAnnotations) MarshalJSON() ([]byte, error) {
+	type hints struct {
+		DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+		IdempotentHint  bool   `json:"idempotentHint,omitempty"`
+		OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+		ReadOnlyHint    bool   `json:"readOnlyHint"`
+		Title           string `json:"title,omitempty"`
+	}
+	return json.Marshal(hints(*a))
+}
+
+// wireTool is a descriptor as sent: the SDK's, with wireAnnotations.
+type wireTool struct {
+	*mcp.Tool
+	Annotations *wireAnnotations `json:"annotations,omitempty"`
+}
+
+// wireList is a tools/list result as sent. It carries the SDK's result
+// (its _meta, cursor and cache fields, and the methods that make it a
+// result) and only encodes the tools otherwise.
+type wireList struct {
+	*mcp.ListToolsResult
+	Tools []wireTool `json:"tools"`
+}
+
+// onTheWire is res as this server sends it.
+func onTheWire(res *mcp.ListToolsResult) *wireList {
+	return &wireList{ListToolsResult: res, Tools: wireTools(res.Tools)}
+}
+
+func wireTools(tools []*mcp.Tool) []wireTool {
+	out := make([]wireTool, len(tools))
+	for i, t := range tools {
+		out[i] = wireTool{Tool: t, Annotations: (*wireAnnotations)(t.Annotations)}
+	}
+	return out
+}
+
+// EncodeTools is the "tools" array of a tools/list result, tools being
+// that result's (from [ListTools] or a client), in the bytes this server
+// sends: what a client receives, for a caller that weighs a list. The
+// SDK's own encoding of the same tools differs (see the annotations).
+func EncodeTools(tools []*mcp.Tool) ([]byte, error) {
+	return json.Marshal(wireTools(tools))
+}
