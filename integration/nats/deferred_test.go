@@ -10,21 +10,32 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // maxDeferredListBytes is the goal for nats's deferred tools/list: at most
 // 5 KB, against some 200 KB for the full list.
 const maxDeferredListBytes = 5 * 1024
 
-// listBytes returns the names of one tools/list page and its result's size
-// as JSON, about what goes over the wire.
-func listBytes(t *testing.T, s *mcp.ClientSession) ([]string, int) {
+// maxFullListBytes is the goal for nats's full tools/list, served without
+// global flags: at most 215 KB, within 1.1 times the 195 KB the fisk-ai MCP
+// server sends for the same tools without behaviour annotations.
+const maxFullListBytes = 215 * 1024
+
+// listBytes returns the names of one tools/list page and the bytes of its
+// "tools" array as the client read it off the wire.
+func listBytes(t *testing.T, sb sandbox, args ...string) ([]string, int) {
+	names, raw := listWire(t, sb, args...)
+	return names, len(raw)
+}
+
+// listWire lists the tools of `fisk-mcp serve ARGS... nats` and returns
+// their names and the "tools" array of the response, byte for byte.
+func listWire(t *testing.T, sb sandbox, args ...string) ([]string, json.RawMessage) {
 	t.Helper()
-	res, err := s.ListTools(t.Context(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := json.Marshal(res)
+	messages := &testsupport.LogBuffer{}
+	res, err := serveLogged(t, sb, messages, args...).ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +43,23 @@ func listBytes(t *testing.T, s *mcp.ClientSession) ([]string, int) {
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
 	}
-	return names, len(raw)
+	for line := range strings.Lines(messages.String()) {
+		var msg struct {
+			Result struct {
+				Tools json.RawMessage `json:"tools"`
+			} `json:"result"`
+		}
+		if rest, ok := strings.CutPrefix(line, "read: "); ok && json.Unmarshal([]byte(rest), &msg) == nil && msg.Result.Tools != nil {
+			return names, msg.Result.Tools
+		}
+	}
+	t.Fatal("the client read no tools/list response")
+	return nil, nil
 }
 
 func TestNATSIsDeferredByDefaultAndItsListIsSmall(t *testing.T) {
-	deferred, deferredBytes := listBytes(t, serve(t, newSandbox(t), natsPolicy...))
-	full, fullBytes := listBytes(t, serve(t, newSandbox(t), natsFullList...))
+	deferred, deferredBytes := listBytes(t, newSandbox(t), natsPolicy...)
+	full, fullBytes := listBytes(t, newSandbox(t), natsFullList...)
 	t.Logf("nats tools/list: deferred %d tools, %d bytes; full %d tools, %d bytes", len(deferred), deferredBytes, len(full), fullBytes)
 	if want := []string{"search_tools", "describe_tools", "call_read_only_tool", "call_tool"}; !slices.Equal(deferred, want) {
 		t.Errorf("deferred list %v, want %v", deferred, want)
@@ -53,6 +75,26 @@ func TestNATSIsDeferredByDefaultAndItsListIsSmall(t *testing.T) {
 	t.Logf("of the full list, the tools' _meta (searchHint, alwaysLoad) takes %d bytes", metaBytes)
 	if len(full) != natsVisibleLeaves {
 		t.Errorf("--defer never lists %d tools, want %d", len(full), natsVisibleLeaves)
+	}
+}
+
+func TestNATSFullListIsWithinTheGoal(t *testing.T) {
+	// The policy without --global-flag: the peer's list has no globals.
+	names, raw := listWire(t, newSandbox(t), "--defer", "never", "--read-only-tag", "impact:ro", "--confirm-tag", "impact:rw")
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &tools); err != nil || len(tools) != natsVisibleLeaves || len(names) != len(tools) {
+		t.Fatalf("the full list has %d tools (%v), want %d", len(tools), err, natsVisibleLeaves)
+	}
+	// Where the bytes go: each field with its key, summed over the tools.
+	fields := map[string]int{}
+	for _, tool := range tools {
+		for k, v := range tool {
+			fields[k] += len(k) + 3 + len(v)
+		}
+	}
+	t.Logf("nats full tools/list without globals: %d tools, %d bytes; by field: %v", len(tools), len(raw), fields)
+	if len(raw) > maxFullListBytes {
+		t.Errorf("the full list takes %d bytes, over the goal of %d", len(raw), maxFullListBytes)
 	}
 }
 

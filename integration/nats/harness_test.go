@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,6 +109,13 @@ func (s sandbox) env() []string {
 // end with the test.
 func serve(t *testing.T, sb sandbox, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return serveLogged(t, sb, nil, args...)
+}
+
+// serveLogged is serve with every message the client sends and reads
+// logged to messages, as mcp.LoggingTransport writes them; nil logs none.
+func serveLogged(t *testing.T, sb sandbox, messages io.Writer, args ...string) *mcp.ClientSession {
+	t.Helper()
 	fiskMCP, nats := requireBinaries(t)
 	cmd := exec.Command(fiskMCP, append(append([]string{"serve"}, args...), nats)...)
 	cmd.Env = sb.env()
@@ -120,7 +128,11 @@ func serve(t *testing.T, sb sandbox, args ...string) *mcp.ClientSession {
 	})
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-nats-test", Version: "1.0.0"}, nil)
-	session, err := client.Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+	var transport mcp.Transport = &mcp.CommandTransport{Command: cmd}
+	if messages != nil {
+		transport = &mcp.LoggingTransport{Transport: transport, Writer: messages}
+	}
+	session, err := client.Connect(t.Context(), transport, nil)
 	if err != nil {
 		t.Fatalf("connecting to %s: %v\nstderr:\n%s", cmd, err, stderr.String())
 	}
