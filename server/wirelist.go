@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,7 +26,7 @@ func (a *wireAnnotations) MarshalJSON() ([]byte, error) {
 		ReadOnlyHint    bool   `json:"readOnlyHint"`
 		Title           string `json:"title,omitempty"`
 	}
-	return json.Marshal(hints(*a))
+	return encode(hints(*a))
 }
 
 // wireTool is a descriptor as sent: the SDK's, with wireAnnotations.
@@ -60,5 +61,17 @@ func wireTools(tools []*mcp.Tool) []wireTool {
 // sends: what a client receives, for a caller that weighs a list. The
 // SDK's own encoding of the same tools differs (see the annotations).
 func EncodeTools(tools []*mcp.Tool) ([]byte, error) {
-	return json.Marshal(wireTools(tools))
+	return encode(wireTools(tools))
+}
+
+// encode is v in JSON as the SDK sends messages: without HTML escaping, so
+// a description's "<" and "&" stay one byte each.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

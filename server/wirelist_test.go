@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -81,7 +82,16 @@ func TestListsSendEachHintOnceAndNoDefaultIdempotentHint(t *testing.T) {
 }
 
 func TestEncodeToolsGivesTheBytesAClientReceives(t *testing.T) {
-	set := fixtureSet(t, exposure.Policy{})
+	markup, err := exposure.NewCustomTool(exposure.CustomSpec{
+		Name:        "markup",
+		Description: "Reads <subject> -> a & b",
+		InputSchema: map[string]any{"type": "object"},
+		Fn:          func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := fixtureSet(t, exposure.Policy{}, markup)
 	for _, mode := range []DeferMode{DeferNever, DeferAlways} {
 		cfg := Config{Defer: mode}
 		s, _ := newServer(t, cfg, set)
