@@ -109,6 +109,9 @@ type client struct {
 	subscribed chan struct{}
 	// env is added to the server's environment.
 	env []string
+	// messages, when set, receives every message the client writes and
+	// reads, as mcp.LoggingTransport logs them: the bytes on the wire.
+	messages io.Writer
 }
 
 // newClient makes the SDK client c describes.
@@ -167,8 +170,12 @@ func startStdio(t *testing.T, c client, args ...string) *session {
 	cmd.Env = append(os.Environ(), c.env...)
 	log := newLogBuffer()
 	cmd.Stderr = log
+	var transport mcp.Transport = &mcp.CommandTransport{Command: cmd}
+	if c.messages != nil {
+		transport = &mcp.LoggingTransport{Transport: transport, Writer: c.messages}
+	}
 	cs, err := c.newClient("e2e").
-		Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
+		Connect(t.Context(), transport, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
 	if err != nil {
 		t.Fatalf("connecting to %v: %v\nstderr:\n%s", cmd.Args, err, log.String())
 	}

@@ -36,19 +36,27 @@ type listWeight struct {
 }
 
 // listBytes is what a served tools/list result weighs, as tools --json
-// counts it: the JSON of its tools.
+// counts it: the JSON of its tools, as the client read it off the wire.
 func listBytes(t *testing.T, args ...string) (tools, bytes int) {
 	t.Helper()
-	s := startStdio(t, client{protocol: modernProtocol}, args...)
+	messages := newLogBuffer()
+	s := startStdio(t, client{protocol: modernProtocol, messages: messages}, args...)
 	res, err := s.cs.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(res.Tools)
-	if err != nil {
-		t.Fatal(err)
+	for line := range strings.Lines(messages.String()) {
+		var msg struct {
+			Result struct {
+				Tools json.RawMessage `json:"tools"`
+			} `json:"result"`
+		}
+		if rest, ok := strings.CutPrefix(line, "read: "); ok && json.Unmarshal([]byte(rest), &msg) == nil && msg.Result.Tools != nil {
+			return len(res.Tools), len(msg.Result.Tools)
+		}
 	}
-	return len(res.Tools), len(b)
+	t.Fatal("the client read no tools/list response")
+	return 0, 0
 }
 
 // The tools command says whether the settings defer the set, and weighs
