@@ -8,14 +8,14 @@ import (
 )
 
 // wireAnnotations are a tool's annotations as this server sends them. The
-// SDK writes idempotentHint even when it is false, the protocol's default;
-// on a list of a few hundred tools that is kilobytes every client parses
-// and no client reads differently from its absence, so a false
+// SDK writes idempotentHint even when it is false, the protocol's default,
+// which a client reads the same as no hint at all; on a list of a few
+// hundred tools that is kilobytes every client parses, so a false
 // idempotentHint is left out. Every other hint is written as the SDK
-// writes it: readOnlyHint always (directories refuse a tool without it),
-// destructiveHint and openWorldHint whenever the descriptor sets them,
-// since some clients read their absence as false rather than as the
-// protocol's default of true.
+// writes it: readOnlyHint always (tool directories require it), and
+// destructiveHint and openWorldHint whenever the descriptor sets them, as
+// a client may read their absence as false rather than as the protocol's
+// default of true.
 type wireAnnotations mcp.ToolAnnotations
 
 func (a *wireAnnotations) MarshalJSON() ([]byte, error) {
