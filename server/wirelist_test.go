@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -110,5 +111,36 @@ func TestEncodeToolsGivesTheBytesAClientReceives(t *testing.T) {
 		if sdk, _ := json.Marshal(listed.Tools); len(sdk) <= len(raw) {
 			t.Errorf("%s: the SDK's own encoding (%d bytes) is no larger than the server's (%d): is a false idempotentHint still sent?", mode, len(sdk), len(raw))
 		}
+	}
+}
+
+func TestTheSentListKeepsEveryFieldOfTheResultButTheToolsEncoding(t *testing.T) {
+	res := &mcp.ListToolsResult{
+		Meta:       mcp.Meta{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "fisk-mcp"}},
+		Cacheable:  mcp.Cacheable{CacheScope: "public"},
+		NextCursor: "next",
+		Tools:      []*mcp.Tool{{Name: "t", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{}}},
+	}
+	var sdk, sent map[string]any
+	for _, c := range []struct {
+		v    any
+		into *map[string]any
+	}{{res, &sdk}, {onTheWire(res), &sent}} {
+		b, err := json.Marshal(c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, c.into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tools := sent["tools"].([]any)
+	if a := tools[0].(map[string]any)["annotations"]; len(a.(map[string]any)) != 1 {
+		t.Errorf("annotations sent as %v, want readOnlyHint alone", a)
+	}
+	delete(sdk, "tools")
+	delete(sent, "tools")
+	if fmt.Sprint(sdk) != fmt.Sprint(sent) {
+		t.Errorf("the sent result is %v, the SDK's %v", sent, sdk)
 	}
 }
