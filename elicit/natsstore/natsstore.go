@@ -34,7 +34,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -54,9 +53,10 @@ const DefaultSkew = time.Minute
 // DefaultOpTimeout bounds one request to the server.
 const DefaultOpTimeout = 5 * time.Second
 
-// ErrUnavailable is wrapped by the error of a use the store could not
-// record: the server cannot be reached or did not answer.
-var ErrUnavailable = errors.New("the replay store cannot be reached")
+// ErrUnavailable is matched (errors.Is) by the error of a use a store on
+// NATS could not record: the server cannot be reached or did not answer.
+// The error itself names the store and its server.
+var ErrUnavailable = errors.New("the store cannot be reached")
 
 // Config says where the bucket is and how to log in. Only these fields
 // configure the connection.
@@ -85,17 +85,9 @@ type Config struct {
 // Store is a ReplayStore on a JetStream bucket. It is safe for concurrent
 // use.
 type Store struct {
-	where     string // the URL without credentials, and the bucket
-	bucket    string
-	skew      time.Duration
-	opTimeout time.Duration
-	log       *slog.Logger
-	nc        *nats.Conn
-	js        jetstream.JetStream
-
-	// denied is the last permissions violation the server reported: it
-	// comes asynchronously, while the request it refused times out.
-	denied atomic.Pointer[error]
+	conn   *Conn
+	bucket string
+	skew   time.Duration
 
 	mu sync.Mutex
 	kv jetstream.KeyValue // nil until the bucket is ensured
@@ -106,53 +98,24 @@ var _ elicit.ReplayStore = (*Store)(nil)
 // Open connects and ensures the bucket. An unreachable server is not an
 // error: the store refuses uses until it connects.
 func Open(ctx context.Context, c Config) (*Store, error) {
-	if err := c.withContext(); err != nil {
-		return nil, err
-	}
-	where, err := CheckURL(c.URL)
-	if err != nil {
-		return nil, err
-	}
-	s := &Store{bucket: c.Bucket, skew: c.Skew, opTimeout: c.OpTimeout, log: c.Logger}
+	s := &Store{bucket: c.Bucket, skew: c.Skew}
 	if s.bucket == "" {
 		s.bucket = DefaultBucket
 	}
-	if !jetstreamName(s.bucket) {
-		return nil, fmt.Errorf("replay store bucket %q: use letters, digits, - and _ only", s.bucket)
-	}
-	s.where = where + " bucket " + s.bucket
 	if s.skew <= 0 {
 		s.skew = DefaultSkew
 	}
-	if s.opTimeout <= 0 {
-		s.opTimeout = DefaultOpTimeout
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
-	opts, err := c.options(s)
-	if err != nil {
+	var err error
+	if s.conn, err = Dial(c, "replay store", s.bucket); err != nil {
 		return nil, err
 	}
-	s.nc, err = nats.Connect(c.URL, opts...)
-	if errors.Is(err, nats.ErrNoServers) || isNetwork(err) {
-		s.log.Warn("the replay store cannot be reached yet; approvals are refused until it is, ungated tools are served", "store", s.where, "error", err)
-		s.nc, err = nats.Connect(c.URL, append(opts, nats.RetryOnFailedConnect(true))...)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the replay store at %s: %w; check the URL and the store's credentials", where, err)
-	}
-	if s.js, err = jetstream.New(s.nc); err != nil {
-		s.nc.Close()
-		return nil, fmt.Errorf("replay store at %s: %w", where, err)
-	}
-	if s.nc.IsConnected() {
+	if s.conn.Connected() {
 		_, err := s.ensure(ctx)
 		switch {
 		case errors.Is(err, ErrUnavailable):
-			s.log.Warn("the replay store does not answer yet; approvals are refused until it does, ungated tools are served", "replay_store", s.where, "error", err)
+			s.conn.log.Warn("the replay store does not answer yet; approvals are refused until it does, ungated tools are served", "replay_store", s.conn.Where(), "error", err)
 		case err != nil:
-			s.nc.Close()
+			s.conn.Close()
 			return nil, err
 		}
 	}
@@ -160,15 +123,15 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 }
 
 // Where names the store for logs: its URL, without credentials, and bucket.
-func (s *Store) Where() string { return s.where }
+func (s *Store) Where() string { return s.conn.Where() }
 
 // Close closes the connection.
-func (s *Store) Close() { s.nc.Close() }
+func (s *Store) Close() { s.conn.Close() }
 
 // Use implements elicit.ReplayStore.
 func (s *Store) Use(ctx context.Context, u elicit.UsedState) (bool, error) {
-	if !s.nc.IsConnected() {
-		return false, s.unavailable(nats.ErrConnectionClosed)
+	if !s.conn.Connected() {
+		return false, s.conn.Unavailable(nats.ErrConnectionClosed)
 	}
 	kv, err := s.ensure(ctx)
 	if err != nil {
@@ -177,7 +140,7 @@ func (s *Store) Use(ctx context.Context, u elicit.UsedState) (bool, error) {
 	// A replica whose clock is behind this one's by up to the skew still
 	// accepts the state until its own clock reaches the expiry.
 	ttl := max(u.Expires.Sub(u.Now)+s.skew, time.Second)
-	ctx, cancel := context.WithTimeout(ctx, s.opTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.conn.OpTimeout())
 	defer cancel()
 	_, err = kv.Create(ctx, u.Nonce, []byte(u.Expires.UTC().Format(time.RFC3339Nano)), jetstream.KeyTTL(ttl))
 	switch {
@@ -186,11 +149,7 @@ func (s *Store) Use(ctx context.Context, u elicit.UsedState) (bool, error) {
 	case errors.Is(err, jetstream.ErrKeyExists):
 		return false, nil
 	}
-	return false, s.unavailable(err)
-}
-
-func (s *Store) unavailable(err error) error {
-	return fmt.Errorf("%w: the replay store at %s cannot be reached (%v)", ErrUnavailable, s.where, err)
+	return false, s.conn.Unavailable(err)
 }
 
 // ensure returns the bucket, creating it when it is absent. Only a bucket
@@ -202,37 +161,20 @@ func (s *Store) ensure(ctx context.Context) (jetstream.KeyValue, error) {
 	if s.kv != nil {
 		return s.kv, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.opTimeout)
-	defer cancel()
-	kv, err := s.js.KeyValue(ctx, s.bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = s.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
-			Bucket:         s.bucket,
-			Description:    "fisk-mcp: approval request states already answered",
-			History:        1,
-			Storage:        jetstream.FileStorage,
-			LimitMarkerTTL: s.skew,
-		})
-		switch {
-		case err == nil:
-			s.log.Info("created the replay store bucket", "replay_store", s.where)
-		case errors.Is(err, jetstream.ErrBucketExists):
-			// Another replica created it first.
-			kv, err = s.js.KeyValue(ctx, s.bucket)
-		}
-	}
+	kv, err := s.conn.KeyValue(ctx, jetstream.KeyValueConfig{
+		Description:    "fisk-mcp: approval request states already answered",
+		History:        1,
+		Storage:        jetstream.FileStorage,
+		LimitMarkerTTL: s.skew,
+	})
 	if err != nil {
-		if denied := s.denied.Load(); denied != nil {
-			return nil, fmt.Errorf("replay store at %s: %w; allow the store's user $JS.API.> and $KV.%s.>", s.where, *denied, s.bucket)
-		}
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
-			return nil, s.unavailable(err)
-		}
-		return nil, fmt.Errorf("replay store at %s: %w; the account needs JetStream and permission to create and use the bucket", s.where, err)
+		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.conn.OpTimeout())
+	defer cancel()
 	st, err := kv.Status(ctx)
 	if err != nil {
-		return nil, s.unavailable(err)
+		return nil, s.conn.Unavailable(err)
 	}
 	if st.LimitMarkerTTL() <= 0 {
 		return nil, fmt.Errorf("replay store bucket %s exists but does not allow per-key TTLs; delete it (nats kv del %s) so that fisk-mcp creates it, or name another with --replay-store-bucket", s.bucket, s.bucket)

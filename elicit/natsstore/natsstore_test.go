@@ -16,27 +16,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/natstest"
 )
 
 // startServer runs a real JetStream server in this process; with, when
 // given, adds to its options (users and permissions, say).
 func startServer(t testing.TB, with ...func(*server.Options)) string {
 	t.Helper()
-	opts := &server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT,
-		JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
-	for _, f := range with {
-		f(opts)
-	}
-	srv, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(30 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
-	return "nats://" + srv.Addr().String()
+	return natstest.Start(t, with...).URL()
 }
 
 func open(t testing.TB, c Config) *Store {

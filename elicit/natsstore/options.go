@@ -15,26 +15,30 @@ import (
 
 // options turns the configuration into connection options, reading every
 // credential file now so that a missing one fails at start.
-func (c *Config) options(s *Store) ([]nats.Option, error) {
+func (c *Config) options(s *Conn) ([]nats.Option, error) {
 	opts := []nats.Option{
-		nats.Name("fisk-mcp replay store"),
+		nats.Name("fisk-mcp " + s.role),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(time.Second),
 		nats.Timeout(2 * time.Second),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			s.log.Warn("lost the replay store; approvals are refused until it is back", "replay_store", s.where, "error", err)
+			s.setDown(true)
+			s.log.Warn("lost the "+s.role+"; approvals are refused until it is back", s.logKey, s.where, "error", err)
 		}),
 		nats.ReconnectHandler(func(*nats.Conn) {
-			s.log.Info("reconnected to the replay store", "replay_store", s.where)
+			s.setDown(false)
+			s.log.Info("reconnected to the "+s.role, s.logKey, s.where)
 		}),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			if errors.Is(err, nats.ErrPermissionViolation) {
 				s.denied.Store(&err)
 			}
-			s.log.Warn("the replay store reported an error", "replay_store", s.where, "error", err)
+			s.log.Warn("the "+s.role+" reported an error", s.logKey, s.where, "error", err)
 		}),
+		nats.ClosedHandler(func(*nats.Conn) { s.setDown(true) }),
 		nats.ConnectHandler(func(*nats.Conn) {
-			s.log.Info("connected to the replay store", "replay_store", s.where)
+			s.setDown(false)
+			s.log.Info("connected to the "+s.role, s.logKey, s.where)
 		}),
 	}
 	readable := func(what, path string) error {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/natstest"
 )
 
 // BenchmarkApprovalRoundTrip is one approved gated call as a 2026-07-28
@@ -17,9 +19,9 @@ import (
 // runs the command, with the memory store and with a NATS store in one run,
 // so the difference is what the shared store costs.
 func BenchmarkApprovalRoundTrip(b *testing.B) {
-	ns := startNATS(b)
+	ns := natstest.Start(b)
 	key := sharedKey(b)
-	for _, store := range []string{"memory", ns.url()} {
+	for _, store := range []string{"memory", ns.URL()} {
 		name := "memory"
 		if store != "memory" {
 			name = "nats"

@@ -4,18 +4,15 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	natsserver "github.com/nats-io/nats-server/v2/server"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/natstest"
 )
 
 // These tests run replicas as an operator would: separate fisk-mcp
@@ -23,49 +20,6 @@ import (
 // JetStream replay store, a real nats-server in this process. On protocol
 // 2026-07-28 the client carries the state between requests, so a question
 // asked by one replica can be answered to another.
-
-// natsServer is a NATS server with JetStream whose store directory and
-// port survive a restart.
-type natsServer struct {
-	t    testing.TB
-	opts *natsserver.Options
-	srv  *natsserver.Server
-}
-
-func startNATS(t testing.TB) *natsServer {
-	t.Helper()
-	n := &natsServer{t: t, opts: &natsserver.Options{
-		Host: "127.0.0.1", Port: natsserver.RANDOM_PORT, JetStream: true, StoreDir: t.TempDir(),
-		NoLog: true, NoSigs: true,
-	}}
-	n.start()
-	n.opts.Port = n.srv.Addr().(*net.TCPAddr).Port
-	t.Cleanup(n.stop)
-	return n
-}
-
-func (n *natsServer) url() string { return "nats://127.0.0.1:" + strconv.Itoa(n.opts.Port) }
-
-func (n *natsServer) start() {
-	n.t.Helper()
-	srv, err := natsserver.NewServer(n.opts)
-	if err != nil {
-		n.t.Fatal(err)
-	}
-	go srv.Start()
-	if !srv.ReadyForConnections(30 * time.Second) {
-		n.t.Fatal("nats-server did not start")
-	}
-	n.srv = srv
-}
-
-func (n *natsServer) stop() {
-	if n.srv != nil {
-		n.srv.Shutdown()
-		n.srv.WaitForShutdown()
-		n.srv = nil
-	}
-}
 
 // sharedKey writes a state key file for replicas to share.
 func sharedKey(t testing.TB) string {
@@ -139,12 +93,12 @@ func wantReplayed(t *testing.T, who string, res *mcp.CallToolResult, path string
 }
 
 func TestReplicasShareSingleUseThroughNATS(t *testing.T) {
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	key := sharedKey(t)
-	a := startReplica(t, key, ns.url())
-	b := startReplica(t, key, ns.url())
+	a := startReplica(t, key, ns.URL())
+	b := startReplica(t, key, ns.URL())
 	a.log.waitRecord(t, "the replay store in use", func(r map[string]any) bool {
-		return r["replay_store"] == ns.url()+" bucket fisk_mcp_approvals"
+		return r["replay_store"] == ns.URL()+" bucket fisk_mcp_approvals"
 	})
 	path := filepath.Join(t.TempDir(), "touched")
 
@@ -159,7 +113,7 @@ func TestReplicasShareSingleUseThroughNATS(t *testing.T) {
 	wantReplayed(t, "again to B", b.answer(t, path, state, answers), path)
 	wantReplayed(t, "again to A", a.answer(t, path, state, answers), path)
 	a.stop()
-	restarted := startReplica(t, key, ns.url())
+	restarted := startReplica(t, key, ns.URL())
 	wantReplayed(t, "to A after a restart", restarted.answer(t, path, state, answers), path)
 }
 
@@ -181,9 +135,9 @@ func TestMemoryStoreAfterARestartAsksAgainAndRunsNothing(t *testing.T) {
 }
 
 func TestReplicasRacingOnOneStateRunItOnce(t *testing.T) {
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	key := sharedKey(t)
-	replicas := []*replica{startReplica(t, key, ns.url()), startReplica(t, key, ns.url())}
+	replicas := []*replica{startReplica(t, key, ns.URL()), startReplica(t, key, ns.URL())}
 	for round := range 5 {
 		path := filepath.Join(t.TempDir(), fmt.Sprintf("touched-%d", round))
 		state, answers := replicas[0].ask(t, path)
@@ -209,17 +163,17 @@ func TestReplicasRacingOnOneStateRunItOnce(t *testing.T) {
 }
 
 func TestNATSOutageRefusesApprovalsUntilItReturns(t *testing.T) {
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	key := sharedKey(t)
-	a := startReplica(t, key, ns.url())
+	a := startReplica(t, key, ns.URL())
 	dir := t.TempDir()
 
-	ns.stop()
+	ns.Stop()
 	a.log.waitRecord(t, "the store lost", func(r map[string]any) bool {
 		return r["msg"] == "lost the replay store; approvals are refused until it is back"
 	})
 	// A replica started while the store is down serves all the same.
-	late := startReplica(t, key, ns.url())
+	late := startReplica(t, key, ns.URL())
 	for name, r := range map[string]*replica{"running": a, "started during the outage": late} {
 		path := filepath.Join(dir, "during-"+strings.ReplaceAll(name, " ", "-"))
 		state, answers := r.ask(t, path)
@@ -227,7 +181,7 @@ func TestNATSOutageRefusesApprovalsUntilItReturns(t *testing.T) {
 		if !res.IsError || exists(path) {
 			t.Fatalf("%s replica: approved without its store: %s", name, text(res))
 		}
-		for _, want := range []string{"approvals are unavailable", "the replay store at " + ns.url(), "cannot be reached", "ungated tools still work"} {
+		for _, want := range []string{"approvals are unavailable", "the replay store at " + ns.URL(), "cannot be reached", "ungated tools still work"} {
 			if !strings.Contains(text(res), want) {
 				t.Errorf("%s replica: refusal %q does not say %q", name, text(res), want)
 			}
@@ -237,7 +191,7 @@ func TestNATSOutageRefusesApprovalsUntilItReturns(t *testing.T) {
 		}
 	}
 
-	ns.start()
+	ns.Start()
 	a.log.waitRecord(t, "reconnecting", func(r map[string]any) bool { return r["msg"] == "reconnected to the replay store" })
 	late.log.waitRecord(t, "connecting", func(r map[string]any) bool { return r["msg"] == "connected to the replay store" })
 	for name, r := range map[string]*replica{"running": a, "started during the outage": late} {
@@ -250,10 +204,10 @@ func TestNATSOutageRefusesApprovalsUntilItReturns(t *testing.T) {
 }
 
 func TestReplayStoreMistakesStopServe(t *testing.T) {
-	ns := startNATS(t)
-	ns.stop()
-	ns.opts.Username, ns.opts.Password = "fisk", "right-password"
-	ns.start()
+	ns := natstest.Start(t)
+	ns.Stop()
+	ns.Options.Username, ns.Options.Password = "fisk", "right-password"
+	ns.Start()
 	pw := filepath.Join(t.TempDir(), "password")
 	if err := os.WriteFile(pw, []byte("wrong-password\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -265,7 +219,7 @@ func TestReplayStoreMistakesStopServe(t *testing.T) {
 		"not a URL":       {[]string{"--replay-store", "redis://127.0.0.1:1"}, "the scheme must be nats"},
 		"not a store":     {[]string{"--replay-store", "disk"}, "give memory, or the URL of a NATS server"},
 		"memory and auth": {[]string{"--replay-store-user", "fisk"}, "only applies to a NATS replay store"},
-		"bad credentials": {[]string{"--replay-store", ns.url(), "--replay-store-user", "fisk", "--replay-store-password-file", pw}, "Authorization Violation"},
+		"bad credentials": {[]string{"--replay-store", ns.URL(), "--replay-store-user", "fisk", "--replay-store-password-file", pw}, "Authorization Violation"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, stderr, code := runFiskMCP(t, nil, serveArgs(append(append([]string{"--http", "127.0.0.1:0"}, tc.args...), fixtureBin)...)...)

@@ -1,0 +1,168 @@
+package natsstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Conn is a connection to the NATS server a Config names, with what every
+// fisk-mcp store on JetStream shares: credentials only from the Config, a
+// server that cannot be reached at start is not an error, reconnection
+// never gives up, a loss is announced to the uses waiting on the server,
+// and bucket errors say what to do. Store keeps the replay record on one;
+// package browser/natspending keeps pending approvals on another.
+type Conn struct {
+	role      string // what the connection serves, as logs and errors name it
+	logKey    string // the role as a log attribute: replay_store
+	bucket    string
+	where     string // the URL without credentials, and the bucket
+	opTimeout time.Duration
+	log       *slog.Logger
+	nc        *nats.Conn
+	js        jetstream.JetStream
+
+	// denied is the last permissions violation the server reported: it
+	// comes asynchronously, while the request it refused times out.
+	denied atomic.Pointer[error]
+
+	mu   sync.Mutex
+	lost chan struct{} // closed while the connection is down
+	down bool
+}
+
+// Dial connects to the server of c for the store that logs and errors
+// call role ("replay store") and that keeps its keys in bucket (c.Bucket
+// and c.Skew are the caller's to interpret). An unreachable server is not
+// an error: uses fail with ErrUnavailable until it connects.
+func Dial(c Config, role, bucket string) (*Conn, error) {
+	if err := c.withContext(); err != nil {
+		return nil, err
+	}
+	where, err := CheckURL(c.URL)
+	if err != nil {
+		return nil, err
+	}
+	if !jetstreamName(bucket) {
+		return nil, fmt.Errorf("%s bucket %q: use letters, digits, - and _ only", role, bucket)
+	}
+	cn := &Conn{role: role, logKey: strings.ReplaceAll(role, " ", "_"), bucket: bucket,
+		where: where + " bucket " + bucket, opTimeout: c.OpTimeout, log: c.Logger, lost: make(chan struct{})}
+	if cn.opTimeout <= 0 {
+		cn.opTimeout = DefaultOpTimeout
+	}
+	if cn.log == nil {
+		cn.log = slog.New(slog.DiscardHandler)
+	}
+	opts, err := c.options(cn)
+	if err != nil {
+		return nil, err
+	}
+	cn.nc, err = nats.Connect(c.URL, opts...)
+	if errors.Is(err, nats.ErrNoServers) || isNetwork(err) {
+		cn.log.Warn("the "+role+" cannot be reached yet; approvals are refused until it is, ungated tools are served", cn.logKey, cn.where, "error", err)
+		cn.setDown(true)
+		cn.nc, err = nats.Connect(c.URL, append(opts, nats.RetryOnFailedConnect(true))...)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("connecting to the %s at %s: %w; check the URL and the store's credentials", role, where, err)
+	}
+	if cn.js, err = jetstream.New(cn.nc); err != nil {
+		cn.nc.Close()
+		return nil, fmt.Errorf("%s at %s: %w", role, where, err)
+	}
+	return cn, nil
+}
+
+// Where names the store for logs: its URL, without credentials, and bucket.
+func (c *Conn) Where() string { return c.where }
+
+// Close closes the connection.
+func (c *Conn) Close() { c.nc.Close() }
+
+// Connected reports whether the server is reachable now.
+func (c *Conn) Connected() bool { return c.nc.IsConnected() }
+
+// OpTimeout bounds one request to the server.
+func (c *Conn) OpTimeout() time.Duration { return c.opTimeout }
+
+// Lost returns a channel that is closed once the connection is down (at
+// once if it is down now). A use that waits on the server, a watch say,
+// selects on it: while the client reconnects nothing arrives, and the use
+// must fail rather than hang.
+func (c *Conn) Lost() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lost
+}
+
+func (c *Conn) setDown(down bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case down && !c.down:
+		close(c.lost)
+	case !down && c.down:
+		c.lost = make(chan struct{})
+	}
+	c.down = down
+}
+
+// unavailableError is the error of a use that the server did not answer.
+type unavailableError struct {
+	role, where string
+	err         error
+}
+
+func (e *unavailableError) Error() string {
+	return fmt.Sprintf("the %s at %s cannot be reached (%v)", e.role, e.where, e.err)
+}
+
+func (e *unavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// Unavailable is the error of a use that failed with err because the
+// server cannot be reached or did not answer: it is ErrUnavailable.
+func (c *Conn) Unavailable(err error) error {
+	return &unavailableError{role: c.role, where: c.where, err: err}
+}
+
+// KeyValue returns the store's bucket, creating it with kvc (whose Bucket
+// it sets) when it is absent; when another store creates it first, that
+// one is used. Errors say what to do; ErrUnavailable when the server does
+// not answer.
+func (c *Conn) KeyValue(ctx context.Context, kvc jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+	kvc.Bucket = c.bucket
+	ctx, cancel := context.WithTimeout(ctx, c.opTimeout)
+	defer cancel()
+	kv, err := c.js.KeyValue(ctx, kvc.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = c.js.CreateKeyValue(ctx, kvc)
+		switch {
+		case err == nil:
+			c.log.Info("created the "+c.role+" bucket", c.logKey, c.where)
+		case errors.Is(err, jetstream.ErrBucketExists):
+			kv, err = c.js.KeyValue(ctx, kvc.Bucket)
+		}
+	}
+	if err == nil {
+		return kv, nil
+	}
+	if denied := c.denied.Load(); denied != nil {
+		return nil, fmt.Errorf("%s at %s: %w; allow the store's user $JS.API.> and $KV.%s.>", c.role, c.where, *denied, kvc.Bucket)
+	}
+	switch {
+	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
+		return nil, fmt.Errorf("%s at %s: %w; start the server with JetStream (nats-server -js) and enable it for the store's account", c.role, c.where, err)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
+		return nil, c.Unavailable(err)
+	}
+	return nil, fmt.Errorf("%s at %s: %w; the account needs JetStream and permission to create and use the bucket %s", c.role, c.where, err, kvc.Bucket)
+}
