@@ -159,7 +159,8 @@ func (c *Conn) KeyValue(ctx context.Context, kvc jetstream.KeyValueConfig) (jets
 		return nil, fmt.Errorf("%s at %s: %w; allow the store's user $JS.API.> and $KV.%s.>", c.role, c.where, *denied, kvc.Bucket)
 	}
 	switch {
-	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
+	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount),
+		errors.Is(err, nats.ErrNoResponders): // nothing answers the JetStream API
 		return nil, fmt.Errorf("%s at %s: %w; start the server with JetStream (nats-server -js) and enable it for the store's account", c.role, c.where, err)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout):
 		return nil, c.Unavailable(err)

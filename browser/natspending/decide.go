@@ -1,0 +1,169 @@
+package natspending
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/fisk-mcp/fisk-mcp/browser"
+)
+
+// Decide implements browser.Store: it reads the entry and writes it back
+// decided only if its revision is still the one read. A write that loses
+// to another (a decision or a delete, from any replica) reads again, and
+// then finds the approval decided or gone.
+func (s *Store) Decide(ctx context.Context, id string, o browser.Outcome) (bool, error) {
+	if o == "" {
+		return false, errors.New("deciding an approval needs an outcome")
+	}
+	if !validID(id) {
+		return false, nil // never a key, so never put
+	}
+	kv, err := s.ready(ctx)
+	if err != nil {
+		return false, err
+	}
+	for {
+		ok, again, err := s.decideOnce(ctx, kv, id, o)
+		if !again {
+			return ok, err
+		}
+	}
+}
+
+// decideOnce is one read and compare-and-set; again says the write lost a
+// race and must be tried anew.
+func (s *Store) decideOnce(ctx context.Context, kv jetstream.KeyValue, id string, o browser.Outcome) (ok, again bool, err error) {
+	octx, cancel := s.op(ctx)
+	defer cancel()
+	e, err := kv.Get(octx, id)
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, jetstream.ErrKeyDeleted):
+		return false, false, nil
+	case err != nil:
+		return false, false, s.failed(ctx, err)
+	}
+	r, err := s.decode(id, e.Value())
+	if err != nil {
+		return false, false, err
+	}
+	if r.Outcome != "" {
+		return false, false, nil
+	}
+	r.Outcome = o
+	value, err := json.Marshal(r)
+	if err != nil {
+		return false, false, err
+	}
+	_, err = kv.Update(octx, id, value, e.Revision())
+	switch {
+	case err == nil:
+		return true, false, nil
+	case errors.Is(err, jetstream.ErrKeyRevisionMismatch):
+		return false, true, nil
+	}
+	return false, false, s.failed(ctx, err)
+}
+
+// Wait implements browser.Store with a watch on the approval's key: the
+// server sends the entry as it is, then every change. It returns when the
+// entry is decided, deleted or expired, when ctx ends, and when the
+// connection is lost, since nothing would arrive while it is down.
+func (s *Store) Wait(ctx context.Context, id string) (browser.Outcome, error) {
+	if !validID(id) {
+		return "", unknown(id)
+	}
+	kv, err := s.ready(ctx)
+	if err != nil {
+		return "", err
+	}
+	w, lost, err := s.watch(ctx, kv, id)
+	if err != nil {
+		return "", err
+	}
+	defer w.Stop()
+	held := false
+	for {
+		select {
+		case e, ok := <-w.Updates():
+			switch {
+			case !ok:
+				return "", s.failed(ctx, nats.ErrConnectionClosed)
+			case e == nil: // the entry as it is has been delivered, if any
+				if !held {
+					return "", unknown(id)
+				}
+				continue
+			case e.Operation() != jetstream.KeyValuePut:
+				return "", unknown(id)
+			}
+			held = true
+			r, err := s.decode(id, e.Value())
+			if err != nil {
+				return "", err
+			}
+			if r.Outcome != "" {
+				return r.Outcome, nil
+			}
+		case <-lost:
+			return "", s.conn.Unavailable(nats.ErrDisconnected)
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+}
+
+// watch starts a watch on id's key that lasts until ctx ends or the
+// connection is lost (the watch's context ends it), and that must start
+// within the time of one request.
+func (s *Store) watch(ctx context.Context, kv jetstream.KeyValue, id string) (jetstream.KeyWatcher, <-chan struct{}, error) {
+	lost := s.conn.Lost()
+	wctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-lost:
+			cancel()
+		case <-wctx.Done():
+		}
+	}()
+	late := time.AfterFunc(s.conn.OpTimeout(), cancel)
+	w, err := kv.Watch(wctx, id)
+	if !late.Stop() || err != nil {
+		cancel()
+		select {
+		case <-lost:
+			return nil, nil, s.conn.Unavailable(nats.ErrDisconnected)
+		default:
+		}
+		if err == nil {
+			err = context.DeadlineExceeded
+		}
+		return nil, nil, s.failed(ctx, err)
+	}
+	return stopper{w, cancel}, lost, nil
+}
+
+// stopper is a watch that also ends its context when stopped.
+type stopper struct {
+	jetstream.KeyWatcher
+	cancel context.CancelFunc
+}
+
+func (w stopper) Stop() error {
+	defer w.cancel()
+	return w.KeyWatcher.Stop()
+}
+
+// decode reads the value of id's key.
+func (s *Store) decode(id string, value []byte) (record, error) {
+	var r record
+	if err := json.Unmarshal(value, &r); err != nil {
+		return r, fmt.Errorf("approval %s in the approval store %s does not decode (%v): the bucket must hold fisk-mcp's pending approvals only; give the approval store a bucket of its own", id, s.Where(), err)
+	}
+	return r, nil
+}

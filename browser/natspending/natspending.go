@@ -1,0 +1,258 @@
+// Package natspending keeps the pending approvals of the shared approval
+// page in a NATS JetStream key-value bucket, so that with replicas any
+// replica's page lists and decides them, and the replica whose call waits
+// learns the decision whichever replica took it. It implements
+// [browser.Store] and passes browser/storetest's Run and RunShared.
+//
+// One key per approval, its ID (the gate's nonce: letters, digits, -, _
+// and =); the value is JSON, {"pending": the Pending, "outcome": "" until
+// decided}. Put is Create, so an ID is taken once. Decide is a
+// compare-and-set on the entry's revision: of decisions racing on one
+// replica or several exactly one is taken, the others are told ok false.
+// Wait watches the key, so the server pushes the decision to the waiting
+// replica; nothing polls. The bucket keeps an entry at most MaxAge after
+// its last change, so the entries nobody deletes (a replica that died while
+// waiting) vanish by themselves.
+//
+// The connection is natsstore's ([natsstore.Dial]): the same Config and
+// credentials as the replay store, reconnection that never gives up, and
+// while the server cannot be reached every use, a Wait in progress too,
+// fails with an error matching [natsstore.ErrUnavailable] rather than
+// hang; the asker then refuses the call.
+//
+// It deliberately decides nothing by itself: timing out an approval past
+// its deadline is the asker's (List only hides it). It does not bound how
+// many approvals the bucket holds: the account's JetStream limits do.
+package natspending
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/fisk-mcp/fisk-mcp/browser"
+	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
+)
+
+// DefaultBucket is the bucket's name when Config.Bucket is "". It is not
+// the replay store's bucket: the two hold different things, and one
+// server may hold both.
+const DefaultBucket = "fisk_mcp_pending_approvals"
+
+// DefaultMaxAge is how long the bucket keeps an entry after its last
+// change when Config.MaxAge is 0: far longer than an approval may wait.
+const DefaultMaxAge = time.Hour
+
+// Config says where the bucket is and how to log in.
+type Config struct {
+	// NATS is the server and its credentials, in fisk-mcp the replay
+	// store's; its Bucket and Skew are the replay store's and unused here.
+	NATS   natsstore.Config
+	Bucket string        // "" means DefaultBucket
+	MaxAge time.Duration // 0 means DefaultMaxAge; used when the bucket is created
+}
+
+// Store is a browser.Store on a JetStream bucket. It is safe for
+// concurrent use.
+type Store struct {
+	conn   *natsstore.Conn
+	maxAge time.Duration
+
+	mu sync.Mutex
+	kv jetstream.KeyValue // nil until the bucket is ensured
+}
+
+var _ browser.Store = (*Store)(nil)
+
+// record is the value of an approval's key.
+type record struct {
+	Pending browser.Pending `json:"pending"`
+	Outcome browser.Outcome `json:"outcome"`
+}
+
+// Open connects and ensures the bucket. An unreachable server is not an
+// error: the store fails every use until it connects.
+func Open(ctx context.Context, c Config) (*Store, error) {
+	if c.Bucket == "" {
+		c.Bucket = DefaultBucket
+	}
+	s := &Store{maxAge: c.MaxAge}
+	if s.maxAge <= 0 {
+		s.maxAge = DefaultMaxAge
+	}
+	var err error
+	if s.conn, err = natsstore.Dial(c.NATS, "approval store", c.Bucket); err != nil {
+		return nil, err
+	}
+	if s.conn.Connected() {
+		_, err := s.ensure(ctx)
+		switch {
+		case errors.Is(err, natsstore.ErrUnavailable):
+			if l := c.NATS.Logger; l != nil {
+				l.Warn("the approval store does not answer yet; approvals in the browser are refused until it does", "approval_store", s.Where(), "error", err)
+			}
+		case err != nil:
+			s.conn.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Where names the store for logs: its URL, without credentials, and bucket.
+func (s *Store) Where() string { return s.conn.Where() }
+
+// Close closes the connection; a Wait in progress returns an error.
+func (s *Store) Close() { s.conn.Close() }
+
+// ensure returns the bucket, creating it when it is absent.
+func (s *Store) ensure(ctx context.Context) (jetstream.KeyValue, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kv != nil {
+		return s.kv, nil
+	}
+	kv, err := s.conn.KeyValue(ctx, jetstream.KeyValueConfig{
+		Description: "fisk-mcp: approvals waiting for a person on the approval page",
+		History:     1,
+		TTL:         s.maxAge,
+		Storage:     jetstream.FileStorage,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.kv = kv
+	return kv, nil
+}
+
+// ready returns the bucket when the server is there to use it.
+func (s *Store) ready(ctx context.Context) (jetstream.KeyValue, error) {
+	if !s.conn.Connected() {
+		return nil, s.conn.Unavailable(nats.ErrDisconnected)
+	}
+	return s.ensure(ctx)
+}
+
+// failed is the error of a use that err ended: ctx's own when the caller
+// gave up, else the store is unavailable.
+func (s *Store) failed(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return s.conn.Unavailable(err)
+}
+
+// op bounds one request to the server.
+func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.conn.OpTimeout())
+}
+
+// validID reports whether id can be a key: the gate's nonces (hex or
+// base64url) can. Dots and slashes, which the bucket would also take,
+// are refused: they make a key a path of subject tokens.
+func validID(id string) bool {
+	if id == "" || len(id) > 256 {
+		return false
+	}
+	return strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=") == ""
+}
+
+func unknown(id string) error {
+	return fmt.Errorf("approval %.64q: %w (never put, deleted, or older than the bucket keeps entries)", id, browser.ErrUnknown)
+}
+
+// Put implements browser.Store. A zero Created is set to now.
+func (s *Store) Put(ctx context.Context, p browser.Pending) error {
+	if !validID(p.ID) {
+		return fmt.Errorf("approval ID %.64q: use 1 to 256 letters, digits, -, _ and =, as the gate's nonces do", p.ID)
+	}
+	if p.Created.IsZero() {
+		p.Created = time.Now()
+	}
+	kv, err := s.ready(ctx)
+	if err != nil {
+		return err
+	}
+	value, err := json.Marshal(record{Pending: p})
+	if err != nil {
+		return err
+	}
+	octx, cancel := s.op(ctx)
+	defer cancel()
+	_, err = kv.Create(octx, p.ID, value)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, jetstream.ErrKeyExists):
+		return fmt.Errorf("approval %s is already in the approval store: every approval needs an ID of its own", p.ID)
+	}
+	return s.failed(ctx, err)
+}
+
+// List implements browser.Store. It reads every entry in one pass over
+// the bucket; entries that do not decode (not written by this package)
+// are skipped.
+func (s *Store) List(ctx context.Context) ([]browser.Pending, error) {
+	kv, err := s.ready(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lost := s.conn.Lost()
+	octx, cancel := s.op(ctx)
+	defer cancel()
+	w, err := kv.WatchAll(octx, jetstream.IgnoreDeletes())
+	if err != nil {
+		return nil, s.failed(ctx, err)
+	}
+	defer w.Stop()
+	now := time.Now()
+	var list []browser.Pending
+	for {
+		select {
+		case e, ok := <-w.Updates():
+			switch {
+			case !ok:
+				return nil, s.failed(ctx, nats.ErrConnectionClosed)
+			case e == nil: // every entry there was has been delivered
+				slices.SortFunc(list, func(a, b browser.Pending) int {
+					return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID))
+				})
+				return list, nil
+			}
+			var r record
+			if json.Unmarshal(e.Value(), &r) == nil && r.Outcome == "" && now.Before(r.Pending.Deadline) {
+				list = append(list, r.Pending)
+			}
+		case <-lost:
+			return nil, s.conn.Unavailable(nats.ErrDisconnected)
+		case <-octx.Done():
+			return nil, s.failed(ctx, octx.Err())
+		}
+	}
+}
+
+// Delete implements browser.Store.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	if !validID(id) {
+		return nil // never a key, so nothing to forget
+	}
+	kv, err := s.ready(ctx)
+	if err != nil {
+		return err
+	}
+	octx, cancel := s.op(ctx)
+	defer cancel()
+	if err := kv.Delete(octx, id); err != nil {
+		return s.failed(ctx, err)
+	}
+	return nil
+}

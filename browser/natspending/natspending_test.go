@@ -1,0 +1,204 @@
+package natspending
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/fisk-mcp/fisk-mcp/browser"
+	"github.com/fisk-mcp/fisk-mcp/browser/storetest"
+	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/natstest"
+)
+
+// open opens a Store with its own connection, closed when t ends.
+func open(t testing.TB, c Config) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// opener opens, for each call, a Store with a connection of its own to
+// url, on one bucket: the stores of replicas.
+func opener(url string) func(t *testing.T) browser.Store {
+	return func(t *testing.T) browser.Store { return open(t, Config{NATS: natsstore.Config{URL: url}}) }
+}
+
+func approval(id string) browser.Pending {
+	now := time.Now()
+	return browser.Pending{Request: browser.Request{ID: id, Server: "fisk-mcp", Tool: "app_rm",
+		CommandLine: "app rm x", Trigger: "ai:confirm", Client: "client 1.0", Deadline: now.Add(time.Minute)}, Created: now}
+}
+
+func TestTheStoreConforms(t *testing.T) {
+	storetest.Run(t, opener(natstest.Start(t).URL()))
+}
+
+func TestStoresOnOneServerShareTheirApprovals(t *testing.T) {
+	storetest.RunShared(t, opener(natstest.Start(t).URL()))
+}
+
+// Two replicas: the one whose call waits for the person, and the one
+// whose page the person happens to load.
+func TestAnApprovalWaitingOnOneReplicaIsDecidedOnTheOthersPage(t *testing.T) {
+	url := natstest.Start(t).URL()
+	asking, showing := open(t, Config{NATS: natsstore.Config{URL: url}}), open(t, Config{NATS: natsstore.Config{URL: url}})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	p := approval("Zm9vYmFyLWJhei1xdXV4LTAxMjM0NTY3")
+	if err := asking.Put(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan browser.Outcome, 1)
+	go func() {
+		o, err := asking.Wait(ctx, p.ID)
+		if err != nil {
+			t.Error(err)
+		}
+		waited <- o
+	}()
+	list, err := showing.List(ctx)
+	if err != nil || len(list) != 1 || list[0].ID != p.ID || list[0].CommandLine != p.CommandLine {
+		t.Fatalf("the other replica's page lists %+v, %v; want the waiting approval", list, err)
+	}
+	if ok, err := showing.Decide(ctx, list[0].ID, browser.Approved); !ok || err != nil {
+		t.Fatalf("deciding on the other replica: %v, %v", ok, err)
+	}
+	if o := <-waited; o != browser.Approved {
+		t.Fatalf("the waiting replica learnt %q, want approved", o)
+	}
+}
+
+func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
+	srv := natstest.Start(t)
+	s := open(t, Config{NATS: natsstore.Config{URL: srv.URL(), OpTimeout: time.Second}})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	p := approval("0123456789abcdef0123456789abcdef")
+	if err := s.Put(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() {
+		_, err := s.Wait(ctx, p.ID)
+		waited <- err
+	}()
+	srv.Stop()
+	unavailable := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, natsstore.ErrUnavailable) || !strings.Contains(err.Error(), "the approval store at "+srv.URL()) || ctx.Err() != nil {
+			t.Errorf("%s without the server: %v; want natsstore.ErrUnavailable naming the approval store", what, err)
+		}
+	}
+	unavailable("Wait", <-waited)
+	_, err := s.Decide(ctx, p.ID, browser.Approved)
+	unavailable("Decide", err)
+	_, err = s.List(ctx)
+	unavailable("List", err)
+	_, err = s.Wait(ctx, p.ID)
+	unavailable("Wait begun after the loss", err)
+}
+
+func TestAnUnreachableServerAtOpenIsNotAnErrorButEveryUseIs(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	s := open(t, Config{NATS: natsstore.Config{URL: "nats://" + addr}})
+	if err := s.Put(t.Context(), approval("abcd")); !errors.Is(err, natsstore.ErrUnavailable) {
+		t.Fatalf("Put without a server: %v, want natsstore.ErrUnavailable", err)
+	}
+}
+
+func TestAServerWithoutJetStreamFailsAtOpenSayingSo(t *testing.T) {
+	srv := natstest.Start(t, func(o *server.Options) { o.JetStream = false })
+	_, err := Open(t.Context(), Config{NATS: natsstore.Config{URL: srv.URL(), OpTimeout: time.Second}})
+	if err == nil || !strings.Contains(err.Error(), "nats-server -js") {
+		t.Fatalf("Open on a server without JetStream: %v; want an error saying to enable it", err)
+	}
+}
+
+// The layout other tools (nats kv get) and other versions read.
+func TestABucketHoldsOneJSONEntryPerApprovalUnderItsID(t *testing.T) {
+	url := natstest.Start(t).URL()
+	s := open(t, Config{NATS: natsstore.Config{URL: url}})
+	ctx := t.Context()
+	p := approval("b64url-_nonce=")
+	if err := s.Put(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	kv, err := js.KeyValue(ctx, DefaultBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := kv.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := st.(*jetstream.KeyValueBucketStatus).StreamInfo()
+	if st.TTL() != DefaultMaxAge || st.History() != 1 || info.Config.Storage != jetstream.FileStorage {
+		t.Errorf("bucket TTL %s, history %d, storage %v; want %s, 1, file", st.TTL(), st.History(), info.Config.Storage, DefaultMaxAge)
+	}
+	value := func() map[string]json.RawMessage {
+		t.Helper()
+		e, err := kv.Get(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v map[string]json.RawMessage
+		if err := json.Unmarshal(e.Value(), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	v := value()
+	var stored browser.Pending
+	if err := json.Unmarshal(v["pending"], &stored); err != nil || stored.CommandLine != p.CommandLine || string(v["outcome"]) != `""` {
+		t.Fatalf("stored %s, %v; want the pending approval and an empty outcome", v, err)
+	}
+	if ok, err := s.Decide(ctx, p.ID, browser.Denied); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if v := value(); string(v["outcome"]) != `"denied"` {
+		t.Fatalf("outcome after Decide: %s", v["outcome"])
+	}
+}
+
+func TestAnIDThatCannotBeAKeyIsRefusedByPutAndUnknownElsewhere(t *testing.T) {
+	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Start(t).URL()}})
+	ctx := t.Context()
+	for _, id := range []string{"", "a.b", "a/b", "a*", "a b", strings.Repeat("a", 257)} {
+		if err := s.Put(ctx, approval(id)); err == nil || !strings.Contains(err.Error(), "use 1 to 256 letters") {
+			t.Errorf("Put %q: %v, want a refusal saying what an ID may hold", id, err)
+		}
+		if ok, err := s.Decide(ctx, id, browser.Approved); ok || err != nil {
+			t.Errorf("Decide %q: %v, %v; want false, nil", id, ok, err)
+		}
+		if _, err := s.Wait(ctx, id); !errors.Is(err, browser.ErrUnknown) {
+			t.Errorf("Wait %q: %v, want browser.ErrUnknown", id, err)
+		}
+		if err := s.Delete(ctx, id); err != nil {
+			t.Errorf("Delete %q: %v", id, err)
+		}
+	}
+}
