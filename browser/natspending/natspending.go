@@ -33,7 +33,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -64,11 +63,7 @@ type Config struct {
 // Store is a browser.Store on a JetStream bucket. It is safe for
 // concurrent use.
 type Store struct {
-	conn   *natsstore.Conn
-	maxAge time.Duration
-
-	mu sync.Mutex
-	kv jetstream.KeyValue // nil until the bucket is ensured
+	conn *natsstore.Conn
 }
 
 var _ browser.Store = (*Store)(nil)
@@ -85,27 +80,20 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	if c.Bucket == "" {
 		c.Bucket = DefaultBucket
 	}
-	s := &Store{maxAge: c.MaxAge}
-	if s.maxAge <= 0 {
-		s.maxAge = DefaultMaxAge
+	if c.MaxAge <= 0 {
+		c.MaxAge = DefaultMaxAge
 	}
-	var err error
-	if s.conn, err = natsstore.Dial(c.NATS, "approval store", c.Bucket); err != nil {
+	conn, err := natsstore.Dial(ctx, c.NATS, "approval store", natsstore.Bucket{Config: jetstream.KeyValueConfig{
+		Bucket:      c.Bucket,
+		Description: "fisk-mcp: approvals waiting for a person on the approval page",
+		History:     1,
+		TTL:         c.MaxAge,
+		Storage:     jetstream.FileStorage,
+	}})
+	if err != nil {
 		return nil, err
 	}
-	if s.conn.Connected() {
-		_, err := s.ensure(ctx)
-		switch {
-		case errors.Is(err, natsstore.ErrUnavailable):
-			if l := c.NATS.Logger; l != nil {
-				l.Warn("the approval store does not answer yet; approvals in the browser are refused until it does", "approval_store", s.Where(), "error", err)
-			}
-		case err != nil:
-			s.conn.Close()
-			return nil, err
-		}
-	}
-	return s, nil
+	return &Store{conn: conn}, nil
 }
 
 // Where names the store for logs: its URL, without credentials, and bucket.
@@ -113,34 +101,6 @@ func (s *Store) Where() string { return s.conn.Where() }
 
 // Close closes the connection; a Wait in progress returns an error.
 func (s *Store) Close() { s.conn.Close() }
-
-// ensure returns the bucket, creating it when it is absent.
-func (s *Store) ensure(ctx context.Context) (jetstream.KeyValue, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.kv != nil {
-		return s.kv, nil
-	}
-	kv, err := s.conn.KeyValue(ctx, jetstream.KeyValueConfig{
-		Description: "fisk-mcp: approvals waiting for a person on the approval page",
-		History:     1,
-		TTL:         s.maxAge,
-		Storage:     jetstream.FileStorage,
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.kv = kv
-	return kv, nil
-}
-
-// ready returns the bucket when the server is there to use it.
-func (s *Store) ready(ctx context.Context) (jetstream.KeyValue, error) {
-	if !s.conn.Connected() {
-		return nil, s.conn.Unavailable(nats.ErrDisconnected)
-	}
-	return s.ensure(ctx)
-}
 
 // failed is the error of a use that err ended: ctx's own when the caller
 // gave up, else the store is unavailable.
@@ -178,7 +138,7 @@ func (s *Store) Put(ctx context.Context, p browser.Pending) error {
 	if p.Created.IsZero() {
 		p.Created = time.Now()
 	}
-	kv, err := s.ready(ctx)
+	kv, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return err
 	}
@@ -202,7 +162,7 @@ func (s *Store) Put(ctx context.Context, p browser.Pending) error {
 // the bucket; entries that do not decode (not written by this package)
 // are skipped.
 func (s *Store) List(ctx context.Context) ([]browser.Pending, error) {
-	kv, err := s.ready(ctx)
+	kv, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +205,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if !validID(id) {
 		return nil // never a key, so nothing to forget
 	}
-	kv, err := s.ready(ctx)
+	kv, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fisk-mcp/fisk-mcp/browser"
@@ -112,13 +110,7 @@ func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
 }
 
 func TestAnUnreachableServerAtOpenIsNotAnErrorButEveryUseIs(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close() // nothing listens there now
-	s := open(t, Config{NATS: natsstore.Config{URL: "nats://" + addr}})
+	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Unreachable(t)}})
 	if err := s.Put(t.Context(), approval("abcd")); !errors.Is(err, natsstore.ErrUnavailable) {
 		t.Fatalf("Put without a server: %v, want natsstore.ErrUnavailable", err)
 	}
@@ -141,13 +133,7 @@ func TestABucketHoldsOneJSONEntryPerApprovalUnderItsID(t *testing.T) {
 	if err := s.Put(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	kv, err := js.KeyValue(ctx, DefaultBucket)
+	kv, err := natstest.Client(t, url).KeyValue(ctx, DefaultBucket)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 type Conn struct {
 	role      string // what the connection serves, as logs and errors name it
 	logKey    string // the role as a log attribute: replay_store
-	bucket    string
+	bucket    Bucket
 	where     string // the URL without credentials, and the bucket
 	opTimeout time.Duration
 	log       *slog.Logger
@@ -37,13 +37,28 @@ type Conn struct {
 	mu   sync.Mutex
 	lost chan struct{} // closed while the connection is down
 	down bool
+
+	kvMu sync.Mutex
+	kv   jetstream.KeyValue // nil until the bucket is ensured
+}
+
+// Bucket is the bucket of the store a Conn serves.
+type Bucket struct {
+	// Config creates the bucket when it is absent; its Bucket is the name.
+	Config jetstream.KeyValueConfig
+	// Check, when set, refuses an existing bucket that the store cannot
+	// use, with an error that says what to do.
+	Check func(jetstream.KeyValueStatus) error
 }
 
 // Dial connects to the server of c for the store that logs and errors
-// call role ("replay store") and that keeps its keys in bucket (c.Bucket
-// and c.Skew are the caller's to interpret). An unreachable server is not
-// an error: uses fail with ErrUnavailable until it connects.
-func Dial(c Config, role, bucket string) (*Conn, error) {
+// call role ("replay store") and that keeps its keys in b (c.Bucket and
+// c.Skew are the caller's to interpret), and ensures the bucket. An
+// unreachable server is not an error: uses fail with ErrUnavailable until
+// it connects. Dial fails on what will not fix itself: a bad URL,
+// unreadable or wrong credentials, a server without JetStream, missing
+// permissions, a bucket that Check refuses.
+func Dial(ctx context.Context, c Config, role string, b Bucket) (*Conn, error) {
 	if err := c.withContext(); err != nil {
 		return nil, err
 	}
@@ -51,11 +66,11 @@ func Dial(c Config, role, bucket string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !jetstreamName(bucket) {
-		return nil, fmt.Errorf("%s bucket %q: use letters, digits, - and _ only", role, bucket)
+	if !jetstreamName(b.Config.Bucket) {
+		return nil, fmt.Errorf("%s bucket %q: use letters, digits, - and _ only", role, b.Config.Bucket)
 	}
-	cn := &Conn{role: role, logKey: strings.ReplaceAll(role, " ", "_"), bucket: bucket,
-		where: where + " bucket " + bucket, opTimeout: c.OpTimeout, log: c.Logger, lost: make(chan struct{})}
+	cn := &Conn{role: role, logKey: strings.ReplaceAll(role, " ", "_"), bucket: b,
+		where: where + " bucket " + b.Config.Bucket, opTimeout: c.OpTimeout, log: c.Logger, lost: make(chan struct{})}
 	if cn.opTimeout <= 0 {
 		cn.opTimeout = DefaultOpTimeout
 	}
@@ -78,6 +93,16 @@ func Dial(c Config, role, bucket string) (*Conn, error) {
 	if cn.js, err = jetstream.New(cn.nc); err != nil {
 		cn.nc.Close()
 		return nil, fmt.Errorf("%s at %s: %w", role, where, err)
+	}
+	if cn.Connected() {
+		_, err := cn.KeyValue(ctx)
+		switch {
+		case errors.Is(err, ErrUnavailable):
+			cn.log.Warn("the "+role+" does not answer yet; approvals are refused until it does, ungated tools are served", cn.logKey, cn.where, "error", err)
+		case err != nil:
+			cn.nc.Close()
+			return nil, err
+		}
 	}
 	return cn, nil
 }
@@ -134,14 +159,40 @@ func (c *Conn) Unavailable(err error) error {
 	return &unavailableError{role: c.role, where: c.where, err: err}
 }
 
-// KeyValue returns the store's bucket, creating it with kvc (whose Bucket
-// it sets) when it is absent; when another store creates it first, that
-// one is used. Errors say what to do; ErrUnavailable when the server does
+// KeyValue returns the store's bucket, creating it when it is absent
+// (when another store creates it first, that one is used). Errors say what
+// to do; they are ErrUnavailable when the server cannot be reached or does
 // not answer.
-func (c *Conn) KeyValue(ctx context.Context, kvc jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
-	kvc.Bucket = c.bucket
+func (c *Conn) KeyValue(ctx context.Context) (jetstream.KeyValue, error) {
+	if !c.Connected() {
+		return nil, c.Unavailable(nats.ErrDisconnected)
+	}
+	c.kvMu.Lock()
+	defer c.kvMu.Unlock()
+	if c.kv != nil {
+		return c.kv, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.opTimeout)
 	defer cancel()
+	kv, err := c.ensure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if c.bucket.Check != nil {
+		st, err := kv.Status(ctx)
+		if err != nil {
+			return nil, c.Unavailable(err)
+		}
+		if err := c.bucket.Check(st); err != nil {
+			return nil, err
+		}
+	}
+	c.kv = kv
+	return kv, nil
+}
+
+func (c *Conn) ensure(ctx context.Context) (jetstream.KeyValue, error) {
+	kvc := c.bucket.Config
 	kv, err := c.js.KeyValue(ctx, kvc.Bucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
 		kv, err = c.js.CreateKeyValue(ctx, kvc)

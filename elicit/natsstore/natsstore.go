@@ -16,6 +16,11 @@
 // credentials, a server without JetStream, missing permissions, a bucket
 // that cannot hold per-key TTLs.
 //
+// The connection and its handling, [Conn], serve fisk-mcp's other store
+// on NATS as well (the pending approvals of the shared approval page,
+// package browser/natspending), so both are configured, reached and
+// reported the same way.
+//
 // CheckSetting and OpenSetting take the store from fisk-mcp's
 // --replay-store setting: memory (the gate's per-process store) or NATS.
 //
@@ -33,10 +38,8 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
@@ -85,12 +88,8 @@ type Config struct {
 // Store is a ReplayStore on a JetStream bucket. It is safe for concurrent
 // use.
 type Store struct {
-	conn   *Conn
-	bucket string
-	skew   time.Duration
-
-	mu sync.Mutex
-	kv jetstream.KeyValue // nil until the bucket is ensured
+	conn *Conn
+	skew time.Duration
 }
 
 var _ elicit.ReplayStore = (*Store)(nil)
@@ -98,26 +97,35 @@ var _ elicit.ReplayStore = (*Store)(nil)
 // Open connects and ensures the bucket. An unreachable server is not an
 // error: the store refuses uses until it connects.
 func Open(ctx context.Context, c Config) (*Store, error) {
-	s := &Store{bucket: c.Bucket, skew: c.Skew}
-	if s.bucket == "" {
-		s.bucket = DefaultBucket
+	bucket := c.Bucket
+	if bucket == "" {
+		bucket = DefaultBucket
 	}
+	s := &Store{skew: c.Skew}
 	if s.skew <= 0 {
 		s.skew = DefaultSkew
 	}
+	// Only a bucket that records per-key TTLs will do: without them a used
+	// state would be kept forever or, under a bucket-wide age, possibly
+	// too briefly.
 	var err error
-	if s.conn, err = Dial(c, "replay store", s.bucket); err != nil {
+	s.conn, err = Dial(ctx, c, "replay store", Bucket{
+		Config: jetstream.KeyValueConfig{
+			Bucket:         bucket,
+			Description:    "fisk-mcp: approval request states already answered",
+			History:        1,
+			Storage:        jetstream.FileStorage,
+			LimitMarkerTTL: s.skew,
+		},
+		Check: func(st jetstream.KeyValueStatus) error {
+			if st.LimitMarkerTTL() <= 0 {
+				return fmt.Errorf("replay store bucket %s exists but does not allow per-key TTLs; delete it (nats kv del %s) so that fisk-mcp creates it, or name another with --replay-store-bucket", bucket, bucket)
+			}
+			return nil
+		},
+	})
+	if err != nil {
 		return nil, err
-	}
-	if s.conn.Connected() {
-		_, err := s.ensure(ctx)
-		switch {
-		case errors.Is(err, ErrUnavailable):
-			s.conn.log.Warn("the replay store does not answer yet; approvals are refused until it does, ungated tools are served", "replay_store", s.conn.Where(), "error", err)
-		case err != nil:
-			s.conn.Close()
-			return nil, err
-		}
 	}
 	return s, nil
 }
@@ -130,10 +138,7 @@ func (s *Store) Close() { s.conn.Close() }
 
 // Use implements elicit.ReplayStore.
 func (s *Store) Use(ctx context.Context, u elicit.UsedState) (bool, error) {
-	if !s.conn.Connected() {
-		return false, s.conn.Unavailable(nats.ErrConnectionClosed)
-	}
-	kv, err := s.ensure(ctx)
+	kv, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -150,37 +155,6 @@ func (s *Store) Use(ctx context.Context, u elicit.UsedState) (bool, error) {
 		return false, nil
 	}
 	return false, s.conn.Unavailable(err)
-}
-
-// ensure returns the bucket, creating it when it is absent. Only a bucket
-// that records per-key TTLs will do: without them a used state would be
-// kept forever or, under a bucket-wide age, possibly too briefly.
-func (s *Store) ensure(ctx context.Context) (jetstream.KeyValue, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.kv != nil {
-		return s.kv, nil
-	}
-	kv, err := s.conn.KeyValue(ctx, jetstream.KeyValueConfig{
-		Description:    "fisk-mcp: approval request states already answered",
-		History:        1,
-		Storage:        jetstream.FileStorage,
-		LimitMarkerTTL: s.skew,
-	})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.conn.OpTimeout())
-	defer cancel()
-	st, err := kv.Status(ctx)
-	if err != nil {
-		return nil, s.conn.Unavailable(err)
-	}
-	if st.LimitMarkerTTL() <= 0 {
-		return nil, fmt.Errorf("replay store bucket %s exists but does not allow per-key TTLs; delete it (nats kv del %s) so that fisk-mcp creates it, or name another with --replay-store-bucket", s.bucket, s.bucket)
-	}
-	s.kv = kv
-	return kv, nil
 }
 
 // CheckURL validates a comma-separated server list and returns it without

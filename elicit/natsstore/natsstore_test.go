@@ -3,7 +3,6 @@ package natsstore
 import (
 	"context"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,15 +42,7 @@ func used(nonce string) elicit.UsedState {
 
 func bucket(t *testing.T, url, name string) (jetstream.JetStream, jetstream.KeyValue) {
 	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := natstest.Client(t, url)
 	kv, err := js.KeyValue(t.Context(), name)
 	if err != nil {
 		t.Fatal(err)
@@ -110,14 +101,9 @@ func TestAnExistingBucketWithoutPerKeyTTLFailsAtOpen(t *testing.T) {
 }
 
 func TestAnUnreachableServerAtOpenRefusesUsesUntilItIsThere(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close() // nothing listens there now
-	s := open(t, Config{URL: "nats://" + addr})
-	if _, err := s.Use(t.Context(), used(strings.Repeat("cd", 16))); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "nats://"+addr) {
+	url := natstest.Unreachable(t)
+	s := open(t, Config{URL: url})
+	if _, err := s.Use(t.Context(), used(strings.Repeat("cd", 16))); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), url) {
 		t.Fatalf("use without a server: %v, want ErrUnavailable naming the store", err)
 	}
 }

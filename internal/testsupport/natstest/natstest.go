@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Server is a NATS server with JetStream, listening on 127.0.0.1. Its port
@@ -67,4 +69,31 @@ func (s *Server) Stop() {
 		s.srv.WaitForShutdown()
 		s.srv = nil
 	}
+}
+
+// Client connects a plain JetStream client to url for the rest of t, to
+// look at what a store wrote as another tool (nats kv get) would.
+func Client(t testing.TB, url string) jetstream.JetStream {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
+}
+
+// Unreachable returns the URL of a local port where nothing listens.
+func Unreachable(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return "nats://" + l.Addr().String()
 }
