@@ -109,6 +109,25 @@ func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
 	unavailable("Wait begun after the loss", err)
 }
 
+func TestCloseEndsAWaitInProgress(t *testing.T) {
+	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Start(t).URL()}})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	p := approval("c10sed")
+	if err := s.Put(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() {
+		_, err := s.Wait(ctx, p.ID)
+		waited <- err
+	}()
+	s.Close()
+	if err := <-waited; !errors.Is(err, natsstore.ErrUnavailable) || ctx.Err() != nil {
+		t.Fatalf("Wait across Close: %v, want natsstore.ErrUnavailable", err)
+	}
+}
+
 func TestAnUnreachableServerAtOpenIsNotAnErrorButEveryUseIs(t *testing.T) {
 	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Unreachable(t)}})
 	if err := s.Put(t.Context(), approval("abcd")); !errors.Is(err, natsstore.ErrUnavailable) {

@@ -148,7 +148,7 @@ type unavailableError struct {
 }
 
 func (e *unavailableError) Error() string {
-	return fmt.Sprintf("the %s at %s cannot be reached (%v)", e.role, e.where, e.err)
+	return fmt.Sprintf("the %s at %s cannot be reached (%v); it reconnects by itself once the NATS server answers", e.role, e.where, e.err)
 }
 
 func (e *unavailableError) Is(target error) bool { return target == ErrUnavailable }
