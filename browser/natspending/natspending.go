@@ -56,8 +56,11 @@ type Config struct {
 	// NATS is the server and its credentials, in fisk-mcp the replay
 	// store's; its Bucket and Skew are the replay store's and unused here.
 	NATS   natsstore.Config
-	Bucket string        // "" means DefaultBucket
-	MaxAge time.Duration // 0 means DefaultMaxAge; used when the bucket is created
+	Bucket string // "" means DefaultBucket
+	// MaxAge is how long the bucket keeps an entry after its last change,
+	// set when Open creates the bucket; it must exceed the longest wait
+	// for a person. 0 means DefaultMaxAge.
+	MaxAge time.Duration
 }
 
 // Store is a browser.Store on a JetStream bucket. It is safe for
