@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -204,6 +205,28 @@ func TestAnIDThatCannotBeAKeyIsRefusedByPutAndUnknownElsewhere(t *testing.T) {
 		}
 		if err := s.Delete(ctx, id); err != nil {
 			t.Errorf("Delete %q: %v", id, err)
+		}
+	}
+}
+
+// BenchmarkApprovalCycle is one approval through the store as the asker
+// and the page drive it: put, decide, wait (already decided), delete.
+func BenchmarkApprovalCycle(b *testing.B) {
+	s := open(b, Config{NATS: natsstore.Config{URL: natstest.Start(b).URL()}})
+	ctx := context.Background()
+	for i := 0; b.Loop(); i++ {
+		p := approval(strconv.Itoa(i))
+		if err := s.Put(ctx, p); err != nil {
+			b.Fatal(err)
+		}
+		if ok, err := s.Decide(ctx, p.ID, browser.Approved); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+		if o, err := s.Wait(ctx, p.ID); o != browser.Approved || err != nil {
+			b.Fatal(o, err)
+		}
+		if err := s.Delete(ctx, p.ID); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
