@@ -192,7 +192,7 @@ func (s *Store) List(ctx context.Context) ([]browser.Pending, error) {
 				return list, nil
 			}
 			var r record
-			if json.Unmarshal(e.Value(), &r) == nil && r.Outcome == "" && now.Before(r.Pending.Deadline) {
+			if json.Unmarshal(e.Value(), &r) == nil && r.Outcome == "" && (r.Pending.Deadline.IsZero() || now.Before(r.Pending.Deadline)) {
 				list = append(list, r.Pending)
 			}
 		case <-lost:

@@ -9,15 +9,16 @@
 //   - List returns what Put recorded, field for field (times compared with
 //     Equal: a store may drop the monotonic clock reading and the
 //     location), oldest Created first; neither a decided approval nor one
-//     past its deadline is listed.
+//     past its deadline is listed. A zero Deadline is none.
 //   - Decide of an ID the store does not hold (never put, or deleted) is
 //     ok false with a nil error, like a second decision: IDs come from the
 //     page, and one that is stale is not a failure of the store.
 //   - Wait on an ID the store does not hold returns, at once, an error
 //     wrapping [browser.ErrUnknown]. Wait on a decided approval returns its
 //     outcome at once; Wait cancelled returns an error wrapping ctx's.
-//   - Delete of an ID the store does not hold returns nil, so forgetting
-//     twice is harmless.
+//   - Delete ends a Wait on the approval with an error wrapping
+//     [browser.ErrUnknown]. Delete of an ID the store does not hold returns
+//     nil, so forgetting twice is harmless.
 //
 // Each subtest uses IDs of its own and looks at those only, so open may
 // return stores on a backing that other subtests (or other tests) use.
@@ -51,12 +52,12 @@ func Run(t *testing.T, open func(t *testing.T) browser.Store) {
 		ctx, s := start(t, open)
 		now := time.Now()
 		newest, oldest, middle := pending(now.Add(2*time.Second)), pending(now), pending(now.Add(time.Second))
-		expired := pending(now)
-		expired.Deadline = now.Add(-time.Second)
-		for _, p := range []browser.Pending{newest, expired, oldest, middle} {
+		expired, endless := pending(now), pending(now.Add(3*time.Second))
+		expired.Deadline, endless.Deadline = now.Add(-time.Second), time.Time{}
+		for _, p := range []browser.Pending{newest, expired, endless, oldest, middle} {
 			put(ctx, t, s, p)
 		}
-		wantListed(ctx, t, s, []browser.Pending{oldest, middle, newest}, expired)
+		wantListed(ctx, t, s, []browser.Pending{oldest, middle, newest, endless}, expired)
 	})
 	t.Run("PutOfAnIDTheStoreHoldsFails", func(t *testing.T) {
 		ctx, s := start(t, open)
@@ -133,6 +134,18 @@ func Run(t *testing.T, open func(t *testing.T) browser.Store) {
 			}
 		}
 		wantListed(ctx, t, s, nil, undecided, decided)
+	})
+	t.Run("DeleteEndsAWaitInProgressWithErrUnknown", func(t *testing.T) {
+		ctx, s := start(t, open)
+		p := pending(time.Now())
+		put(ctx, t, s, p)
+		waited := waitIn(ctx, s, p.ID)
+		if err := s.Delete(ctx, p.ID); err != nil {
+			t.Fatalf("Delete: %v", err)
+		}
+		if r := <-waited; !errors.Is(r.err, browser.ErrUnknown) {
+			t.Fatalf("Wait across a Delete: %q, %v; want an error wrapping browser.ErrUnknown", r.outcome, r.err)
+		}
 	})
 	t.Run("OfManyConcurrentDecisionsExactlyOneWins", func(t *testing.T) {
 		ctx, s := start(t, open)
