@@ -80,12 +80,12 @@ func TestAnApprovalWaitingOnOneReplicaIsDecidedOnTheOthersPage(t *testing.T) {
 	}
 }
 
-func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
-	srv := natstest.Start(t)
-	s := open(t, Config{NATS: natsstore.Config{URL: srv.URL(), OpTimeout: time.Second}})
+// waiting puts p and waits on it in a goroutine; the context bounds the
+// test, so that a Wait that hangs fails it.
+func waiting(t *testing.T, s *Store, p browser.Pending) (context.Context, <-chan error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	p := approval("0123456789abcdef0123456789abcdef")
+	t.Cleanup(cancel)
 	if err := s.Put(ctx, p); err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +94,14 @@ func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
 		_, err := s.Wait(ctx, p.ID)
 		waited <- err
 	}()
+	return ctx, waited
+}
+
+func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
+	srv := natstest.Start(t)
+	s := open(t, Config{NATS: natsstore.Config{URL: srv.URL(), OpTimeout: time.Second}})
+	p := approval("0123456789abcdef0123456789abcdef")
+	ctx, waited := waiting(t, s, p)
 	srv.Stop()
 	unavailable := func(what string, err error) {
 		t.Helper()
@@ -112,17 +120,7 @@ func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
 
 func TestCloseEndsAWaitInProgress(t *testing.T) {
 	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Start(t).URL()}})
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
-	defer cancel()
-	p := approval("c10sed")
-	if err := s.Put(ctx, p); err != nil {
-		t.Fatal(err)
-	}
-	waited := make(chan error, 1)
-	go func() {
-		_, err := s.Wait(ctx, p.ID)
-		waited <- err
-	}()
+	ctx, waited := waiting(t, s, approval("c10sed"))
 	s.Close()
 	if err := <-waited; !errors.Is(err, natsstore.ErrUnavailable) || ctx.Err() != nil {
 		t.Fatalf("Wait across Close: %v, want natsstore.ErrUnavailable", err)
