@@ -26,7 +26,7 @@ STATICCHECK_VERSION := v0.8.2
 # vet, fuzzing and the tests run in this order even under make -j.
 .NOTPARALLEL:
 
-.PHONY: all build run test vet unit fuzz bench lint docker clean
+.PHONY: all build run test vet unit fuzz bench lint docker clean chromium
 
 all: build
 
@@ -66,6 +66,20 @@ bench:
 lint: vet
 	GOBIN='$(CURDIR)/$(BIN)' $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(BIN)/staticcheck ./...
+
+# The browser tests run Debian's Chromium. As root on a machine without it,
+# install it (quietly; the log stays in .cache/). A failed install does not
+# fail make: the browser tests then skip, or fail under CI=true, saying why.
+chromium:
+	@if [ -x /usr/bin/chromium ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+		echo "chromium: not installed and cannot install it here (needs root and apt-get); browser tests will skip" >&2; exit 0; fi; \
+	mkdir -p .cache; log=.cache/chromium-install.log; start=$$(date +%s); \
+	if { timeout 600 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq --no-install-recommends chromium; } >$$log 2>&1; then \
+		echo "chromium: installed $$(/usr/bin/chromium --version 2>/dev/null) in $$(( $$(date +%s) - start ))s"; \
+	else \
+		echo "chromium: apt-get install failed (see $$log); browser tests will skip, or fail under CI=true" >&2; \
+	fi
 
 docker:
 	docker build --build-arg VERSION=$(VERSION) -t fisk-mcp .

@@ -1,0 +1,118 @@
+package chromium
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// A page whose button posts a form with a fetch(), and shows the answer.
+const buttonPage = `<!doctype html><title>press</title>
+<button id="press" onclick="fetch('/pressed', {method: 'POST', body: new URLSearchParams({who: 'person'})})
+	.then(r => r.text()).then(t => { const o = document.getElementById('answer'); o.textContent = t; o.hidden = false })">Press</button>
+<p id="answer" hidden></p>`
+
+func TestClickPostsToTheServer(t *testing.T) {
+	ctx := Start(t)
+	posts := make(chan string, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, buttonPage)
+	})
+	mux.HandleFunc("POST /pressed", func(w http.ResponseWriter, r *http.Request) {
+		posts <- r.FormValue("who")
+		io.WriteString(w, "seen")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	if status := Navigate(t, ctx, srv.URL); status != http.StatusOK {
+		t.Fatalf("GET / answered %d", status)
+	}
+	select {
+	case who := <-posts:
+		t.Fatalf("a POST (%q) arrived before the click", who)
+	default:
+	}
+	Click(t, ctx, "#press")
+	// The page shows the answer only after the server answered the POST,
+	// so by then the handler has sent on posts.
+	if got := Text(t, ctx, "#answer"); got != "seen" {
+		t.Fatalf("#answer reads %q, want %q", got, "seen")
+	}
+	select {
+	case who := <-posts:
+		if who != "person" {
+			t.Fatalf("the POST carried who=%q, want %q", who, "person")
+		}
+	default:
+		t.Fatal("the page showed the answer, but the server saw no POST")
+	}
+	if got := Eval[string](t, ctx, `fetch('/').then(r => String(r.status))`); got != "200" {
+		t.Fatalf("an awaited fetch gave %q", got)
+	}
+}
+
+func TestTabsShareTheBrowserAndCloseAlone(t *testing.T) {
+	ctx := Start(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<p id="path">`+r.URL.Path+`</p>`)
+	}))
+	t.Cleanup(srv.Close)
+
+	Navigate(t, ctx, srv.URL+"/first")
+	tab, closeTab := NewTab(t, ctx)
+	Navigate(t, tab, srv.URL+"/second")
+	if got := Text(t, tab, "#path"); got != "/second" {
+		t.Fatalf("the second tab shows %q", got)
+	}
+	closeTab()
+	if got := Text(t, ctx, "#path"); got != "/first" {
+		t.Fatalf("after closing the second tab, the first shows %q", got)
+	}
+}
+
+func TestStartLeavesNoProcessBehind(t *testing.T) {
+	var profile string
+	t.Run("browser", func(t *testing.T) {
+		_, profile = start(t)
+		pids, err := processesUsing(profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The check below would pass vacuously if pgrep could not see the
+		// browser at all.
+		if len(pids) == 0 {
+			t.Fatalf("pgrep finds no process with the profile %s while the browser runs", profile)
+		}
+	})
+	if profile == "" {
+		t.Skip("no browser started")
+	}
+	pids, err := processesUsing(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pids) > 0 {
+		t.Fatalf("processes %v of the browser outlived its test", pids)
+	}
+}
+
+func TestFindNamesTheFixWhenNothingIsInstalled(t *testing.T) {
+	t.Setenv("CHROMIUM", "/nonexistent/chromium")
+	_, err := Find()
+	if err == nil {
+		t.Fatal("Find accepted a CHROMIUM that does not exist")
+	}
+	saved := Candidates
+	t.Cleanup(func() { Candidates = saved })
+	Candidates = []string{"/nonexistent/chromium"}
+	t.Setenv("CHROMIUM", "")
+	if _, err := Find(); !errors.Is(err, ErrNoChromium) {
+		t.Fatalf("Find among no candidates: %v, want ErrNoChromium", err)
+	}
+}
