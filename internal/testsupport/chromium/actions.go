@@ -99,3 +99,30 @@ func Eval[T any](t testing.TB, ctx context.Context, js string) T {
 	}
 	return v
 }
+
+// WaitTrue waits until the JavaScript expression js is truthy in the page of
+// ctx. The browser re-evaluates it on every animation frame; the step is
+// bounded by [Deadline].
+func WaitTrue(t testing.TB, ctx context.Context, js string) {
+	t.Helper()
+	step(t, ctx, "waiting for "+js, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(0)))
+}
+
+// CountInFrame returns how many elements the CSS selector sel matches in the
+// document of the frame element frame (a CSS selector of the page of ctx),
+// without waiting for any to appear. It sees into a frame of another origin,
+// as the page itself cannot.
+func CountInFrame(t testing.TB, ctx context.Context, frame, sel string) int {
+	t.Helper()
+	sctx, cancel := Deadline(t, ctx)
+	defer cancel()
+	frames, err := chromedp.Run(sctx, chromedp.Nodes(chromedp.CSS(frame)))
+	if err != nil {
+		t.Fatalf("finding the frame %s: %v", frame, err)
+	}
+	nodes, err := chromedp.Run(sctx, chromedp.Nodes(chromedp.CSSAll(sel), chromedp.FromNode(frames[0]), chromedp.AtLeast(0)))
+	if err != nil {
+		t.Fatalf("looking for %s in the frame %s: %v", sel, frame, err)
+	}
+	return len(nodes)
+}

@@ -116,3 +116,35 @@ func TestFindNamesTheFixWhenNothingIsInstalled(t *testing.T) {
 		t.Fatalf("Find among no candidates: %v, want ErrNoChromium", err)
 	}
 }
+
+func TestCountInFrameSeesFramesOfOtherOriginsUnlessTheyRefuse(t *testing.T) {
+	ctx := Start(t)
+	html := func(csp string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if csp != "" {
+				w.Header().Set("Content-Security-Policy", csp)
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, `<button id="inside">inside</button>`)
+		}
+	}
+	open := httptest.NewServer(html(""))
+	t.Cleanup(open.Close)
+	refusing := httptest.NewServer(html("frame-ancestors 'none'"))
+	t.Cleanup(refusing.Close)
+	parent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<iframe id="open" src="`+open.URL+`"></iframe><iframe id="refusing" src="`+refusing.URL+`"></iframe>`)
+	}))
+	t.Cleanup(parent.Close)
+
+	// The load event of the parent waits for both frames.
+	Navigate(t, ctx, parent.URL)
+	if n := CountInFrame(t, ctx, "#open", "#inside"); n != 1 {
+		t.Fatalf("found %d #inside in a frame that allows framing, want 1", n)
+	}
+	if n := CountInFrame(t, ctx, "#refusing", "#inside"); n != 0 {
+		t.Fatalf("found %d #inside in a frame whose CSP refuses framing, want 0", n)
+	}
+	WaitTrue(t, ctx, `document.querySelectorAll("iframe").length === 2`)
+}
