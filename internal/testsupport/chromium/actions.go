@@ -65,6 +65,36 @@ func Click(t testing.TB, ctx context.Context, sel string) {
 	step(t, ctx, "clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
 }
 
+// ClickThrough clicks sel (a CSS selector) as [Click] does, waits for the
+// page the click leads to and returns that page's HTTP status.
+func ClickThrough(t testing.TB, ctx context.Context, sel string) int64 {
+	t.Helper()
+	return through(t, ctx, "clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
+}
+
+// Submit submits the form sel (a CSS selector) as its page's script would,
+// waits for the page it leads to and returns that page's HTTP status.
+func Submit(t testing.TB, ctx context.Context, sel string) int64 {
+	t.Helper()
+	return through(t, ctx, "submitting "+sel, chromedp.Submit(chromedp.CSS(sel)))
+}
+
+// through runs action, which navigates, and returns the HTTP status of the
+// page it leads to once that page has loaded.
+func through(t testing.TB, ctx context.Context, what string, action chromedp.Action[chromedp.Void]) int64 {
+	t.Helper()
+	sctx, cancel := Deadline(t, ctx)
+	defer cancel()
+	resp, err := chromedp.RunResponse(sctx, action)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if resp == nil {
+		t.Fatalf("%s: no HTTP response", what)
+	}
+	return resp.Status
+}
+
 // SetValue waits until the element sel (a CSS selector) is visible and types
 // value into it.
 func SetValue(t testing.TB, ctx context.Context, sel, value string) {
