@@ -90,10 +90,16 @@ func handOver(hand chan<- string) func(context.Context, string) error {
 	}
 }
 
-// askLocal starts Ask of r on a new Local that opens its page with open.
+// askLocal starts Ask of r on a new Local that opens its page with open,
+// and holds an early Approve for a millisecond only.
 func askLocal(t *testing.T, r browser.Request, open opener) *asking {
+	return askLocalHolding(t, r, open, time.Millisecond)
+}
+
+// askLocalHolding is askLocal with the Local's Hold.
+func askLocalHolding(t *testing.T, r browser.Request, open opener, hold time.Duration) *asking {
 	a := &asking{t: t, urls: make(chan string, 1), done: make(chan result, 1)}
-	l := browser.NewLocal(browser.LocalOptions{Open: open(a.urls), Logger: quiet, Hold: time.Millisecond})
+	l := browser.NewLocal(browser.LocalOptions{Open: open(a.urls), Logger: quiet, Hold: hold})
 	t.Cleanup(func() { l.Close() })
 	a.run(func(ctx context.Context) (browser.Outcome, error) { return l.Ask(ctx, r) })
 	return a
@@ -266,6 +272,23 @@ func TestChromiumReusedTicketCancelsAndTheFirstTabCannotApprove(t *testing.T) {
 	// The second use was judged before its answer came back: the outcome
 	// is final before the first tab tries anything.
 	chromium.Click(t, first, "#approve")
+	a.want(browser.Reused)
+}
+
+// Whoever reads the URL first (a served command, from the opener's argv)
+// and approves at once is held; the person's browser opening the page
+// meanwhile cancels the approval.
+func TestChromiumApproveWithinTheHoldIsCancelledByTheSecondOpen(t *testing.T) {
+	thief := chromium.Start(t)
+	// The hold outlasts the test: the held Approve can only be cancelled.
+	a := askLocalHolding(t, hostile(t), handOver, time.Hour)
+	u := a.url()
+	chromium.Navigate(t, thief, u)
+	sent := chromium.Sending(t, thief, http.MethodPost, decideURL(t, u))
+	chromium.Click(t, thief, "#approve")
+	sent()
+	person, _ := chromium.NewTab(t, thief)
+	chromium.Navigate(t, person, u)
 	a.want(browser.Reused)
 }
 

@@ -5,6 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -147,4 +150,56 @@ func TestCountInFrameSeesFramesOfOtherOriginsUnlessTheyRefuse(t *testing.T) {
 		t.Fatalf("found %d #inside in a frame whose CSP refuses framing, want 0", n)
 	}
 	WaitTrue(t, ctx, `document.querySelectorAll("iframe").length === 2`)
+}
+
+func TestFormsLeadToPagesWhoseStatusIsReturned(t *testing.T) {
+	ctx := Start(t)
+	got := make(chan string, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<form id="f" method="post" action="/post"><input id="word" name="word"><button id="send">Send</button></form>`)
+	})
+	mux.HandleFunc("POST /post", func(w http.ResponseWriter, r *http.Request) {
+		got <- r.FormValue("word")
+		w.WriteHeader(http.StatusTeapot)
+		io.WriteString(w, "<p>short and stout</p>") // without a body, Chromium shows its own error page
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	Navigate(t, ctx, srv.URL)
+	SetValue(t, ctx, "#word", "typed")
+	sent := Sending(t, ctx, http.MethodPost, srv.URL+"/post")
+	if status := ClickThrough(t, ctx, "#send"); status != http.StatusTeapot {
+		t.Fatalf("clicking through answered %d, want %d", status, http.StatusTeapot)
+	}
+	sent()
+	if w := <-got; w != "typed" {
+		t.Fatalf("the form sent word=%q", w)
+	}
+	Navigate(t, ctx, srv.URL)
+	if status := Submit(t, ctx, "#f"); status != http.StatusTeapot {
+		t.Fatalf("submitting answered %d, want %d", status, http.StatusTeapot)
+	}
+	if w := <-got; w != "" {
+		t.Fatalf("the untouched form sent word=%q", w)
+	}
+}
+
+// TestMissingBrowserSkipsLocallyAndFailsInCI runs this test binary again
+// with no browser to find, as a developer's machine and as CI.
+func TestMissingBrowserSkipsLocallyAndFailsInCI(t *testing.T) {
+	if os.Getenv("CHROMIUM_TEST_CHILD") == "1" {
+		Start(t)
+		t.Fatal("Start returned without a browser")
+	}
+	for _, c := range []struct{ ci, want string }{{"", "--- SKIP"}, {"true", "--- FAIL"}} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMissingBrowserSkipsLocallyAndFailsInCI$", "-test.v")
+		cmd.Env = append(os.Environ(), "CHROMIUM_TEST_CHILD=1", "CHROMIUM=/nonexistent/chromium", "CI="+c.ci)
+		out, _ := cmd.CombinedOutput()
+		if !strings.Contains(string(out), c.want) || !strings.Contains(string(out), "/nonexistent/chromium") {
+			t.Errorf("with CI=%q and no browser, the test printed:\n%s\nwant %s and the missing path", c.ci, out, c.want)
+		}
+	}
 }
