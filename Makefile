@@ -1,6 +1,7 @@
 # Build, run and test fisk-mcp. `make test` is what CI runs: it needs only Go
 # and the Go module proxy (where npm is installed, the end-to-end tests also
-# run the official MCP conformance suite from the npm registry).
+# run the official MCP conformance suite from the npm registry; where Debian's
+# chromium is installed, `make chromium`, the browser tests run in it).
 
 GO       ?= go
 BIN      := bin

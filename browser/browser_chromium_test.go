@@ -32,7 +32,7 @@ var quiet = slog.New(slog.DiscardHandler)
 
 // hostile is a Request whose every shown string tries to break out of the
 // page: markup, script, quotes, shell syntax and non-ASCII.
-func hostile(t *testing.T) browser.Request {
+func hostile() browser.Request {
 	b := make([]byte, 8)
 	rand.Read(b)
 	return browser.Request{
@@ -194,7 +194,7 @@ func decideURL(t *testing.T, pageURL string) string {
 
 func TestChromiumApproveShowsTheRequestAsGivenAndRuns(t *testing.T) {
 	tab := chromium.Start(t)
-	r := hostile(t)
+	r := hostile()
 	a := askLocal(t, r, openIn(t, tab))
 	a.url()
 	for sel, want := range map[string]string{"#server": r.Server, "#tool": r.Tool, "#command": r.CommandLine, "#trigger": r.Trigger, "#client": r.Client} {
@@ -215,7 +215,7 @@ func TestChromiumApproveShowsTheRequestAsGivenAndRuns(t *testing.T) {
 
 func TestChromiumDenyRefuses(t *testing.T) {
 	tab := chromium.Start(t)
-	a := askLocal(t, hostile(t), openIn(t, tab))
+	a := askLocal(t, hostile(), openIn(t, tab))
 	a.url()
 	chromium.Click(t, tab, "#deny")
 	a.want(browser.Denied)
@@ -223,7 +223,7 @@ func TestChromiumDenyRefuses(t *testing.T) {
 
 func TestChromiumNobodyDecidingTimesOut(t *testing.T) {
 	tab := chromium.Start(t)
-	r := hostile(t)
+	r := hostile()
 	r.Deadline = time.Now().Add(2 * time.Second)
 	a := askLocal(t, r, openIn(t, tab))
 	a.url()
@@ -233,7 +233,7 @@ func TestChromiumNobodyDecidingTimesOut(t *testing.T) {
 
 func TestChromiumForgedTicketIsRefusedAndTheRealOneStillWorks(t *testing.T) {
 	tab := chromium.Start(t)
-	a := askLocal(t, hostile(t), handOver)
+	a := askLocal(t, hostile(), handOver)
 	real := a.url()
 	u, err := url.Parse(real)
 	if err != nil {
@@ -265,7 +265,7 @@ func TestChromiumForgedTicketIsRefusedAndTheRealOneStillWorks(t *testing.T) {
 
 func TestChromiumReusedTicketCancelsAndTheFirstTabCannotApprove(t *testing.T) {
 	first := chromium.Start(t)
-	a := askLocal(t, hostile(t), openIn(t, first))
+	a := askLocal(t, hostile(), openIn(t, first))
 	u := a.url()
 	second, _ := chromium.NewTab(t, first)
 	chromium.Navigate(t, second, u)
@@ -281,7 +281,7 @@ func TestChromiumReusedTicketCancelsAndTheFirstTabCannotApprove(t *testing.T) {
 func TestChromiumApproveWithinTheHoldIsCancelledByTheSecondOpen(t *testing.T) {
 	thief := chromium.Start(t)
 	// The hold outlasts the test: the held Approve can only be cancelled.
-	a := askLocalHolding(t, hostile(t), handOver, time.Hour)
+	a := askLocalHolding(t, hostile(), handOver, time.Hour)
 	u := a.url()
 	chromium.Navigate(t, thief, u)
 	sent := chromium.Sending(t, thief, http.MethodPost, decideURL(t, u))
@@ -294,7 +294,7 @@ func TestChromiumApproveWithinTheHoldIsCancelledByTheSecondOpen(t *testing.T) {
 
 func TestChromiumCrossOriginPostsDecideNothing(t *testing.T) {
 	tab := chromium.Start(t)
-	a := askLocal(t, hostile(t), openIn(t, tab))
+	a := askLocal(t, hostile(), openIn(t, tab))
 	decide := decideURL(t, a.url())
 	// The strongest attacker: it even knows the page's CSRF token. The
 	// browser sends the cookie along (127.0.0.1 on another port is the same
@@ -331,7 +331,7 @@ func TestChromiumCrossOriginPostsDecideNothing(t *testing.T) {
 
 func TestChromiumFramedPageDoesNotRender(t *testing.T) {
 	tab := chromium.Start(t)
-	a := askLocal(t, hostile(t), handOver)
+	a := askLocal(t, hostile(), handOver)
 	u := a.url()
 	// The control frame holds a look-alike page that allows framing: it
 	// proves the check below can see into a frame of another origin.
@@ -354,7 +354,7 @@ func TestChromiumFramedPageDoesNotRender(t *testing.T) {
 func TestChromiumClosingThePageRefuses(t *testing.T) {
 	browserCtx := chromium.Start(t)
 	tab, closeTab := chromium.NewTab(t, browserCtx)
-	a := askLocal(t, hostile(t), openIn(t, tab))
+	a := askLocal(t, hostile(), openIn(t, tab))
 	a.url()
 	chromium.WaitVisible(t, tab, "#approve")
 	closeTab()
@@ -409,7 +409,7 @@ const approverToken = "approver-0123456789abcdef"
 
 func TestChromiumSharedPageApprovesWithTheToken(t *testing.T) {
 	tab := chromium.Start(t)
-	r := hostile(t)
+	r := hostile()
 	a, page := askShared(t, r, approverToken)
 	if status := login(t, tab, page, approverToken); status != http.StatusOK {
 		t.Fatalf("signing in with the approver token led to a page answered %d", status)
@@ -423,7 +423,7 @@ func TestChromiumSharedPageApprovesWithTheToken(t *testing.T) {
 
 func TestChromiumSharedPageShowsNothingToAWrongToken(t *testing.T) {
 	tab := chromium.Start(t)
-	a, page := askShared(t, hostile(t), approverToken)
+	a, page := askShared(t, hostile(), approverToken)
 	if status := login(t, tab, page, "not-the-approver-token-at-all"); status != http.StatusForbidden {
 		t.Errorf("signing in with a wrong token was answered %d, want 403", status)
 	}
