@@ -1,5 +1,3 @@
-//go:build chromiumpending
-
 package browser_test
 
 // These tests show the approval pages to a real headless Chromium and prove
