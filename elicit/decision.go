@@ -72,6 +72,9 @@ type Decision struct {
 	// question instead, whose nonce is Nonce. Nothing ran; as for a pending
 	// decision, the handler returns the gate's input-required result.
 	Reasked bool
+	// Via is "browser" when the person was asked in the browser, "" when
+	// through the client's elicitation (or not at all).
+	Via string
 }
 
 // Approved reports whether the command may run.
@@ -95,6 +98,9 @@ func (d Decision) LogValue() slog.Value {
 	}
 	if d.Reasked {
 		attrs = append(attrs, slog.Bool("reasked", true))
+	}
+	if d.Via != "" {
+		attrs = append(attrs, slog.String("via", d.Via))
 	}
 	return slog.GroupValue(attrs...)
 }

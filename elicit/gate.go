@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -32,8 +33,17 @@ type Options struct {
 	// keep their clocks in step, since the expiry is absolute, and share
 	// one Replay store, since single use is only as wide as the store.
 	Key []byte
-	// Timeout bounds the wait for a person; 0 means DefaultTimeout.
+	// Timeout bounds the wait for a person; 0 means DefaultTimeout through
+	// elicitation and DefaultBrowserTimeout in the browser.
 	Timeout time.Duration
+	// Mode is how the person is reached; "" means ModeElicit.
+	Mode Mode
+	// Browser asks in the person's browser. Required when Mode uses the
+	// browser, ignored otherwise.
+	Browser browser.Asker
+	// WaitingInterval is how often a call waiting in the browser sends a
+	// progress notification; 0 means DefaultWaitingInterval.
+	WaitingInterval time.Duration
 	// Replay is the record of used request states. Nil means a
 	// MemoryStore of this process, bounded by ReplayCapacity in all;
 	// replicas sharing Key share a store instead (see ReplayStore).
@@ -58,6 +68,11 @@ type Gate struct {
 	replay     ReplayStore
 	onDecision func(ctx context.Context, r Refusal)
 
+	mode            Mode
+	browser         browser.Asker
+	browserTimeout  time.Duration
+	waitingInterval time.Duration
+
 	// now and afterFunc are the clock; tests replace them.
 	now       func() time.Time
 	afterFunc func(d time.Duration, f func()) (stop func() bool)
@@ -72,10 +87,21 @@ func NewGate(o Options) (*Gate, error) {
 	if o.ReplayCapacity < 0 {
 		return nil, fmt.Errorf("replay capacity %d is negative", o.ReplayCapacity)
 	}
+	mode, err := ParseMode(string(o.Mode))
+	if err != nil {
+		return nil, err
+	}
+	if mode.UsesBrowser() && o.Browser == nil {
+		return nil, fmt.Errorf("approval %s asks in the browser, but the gate was given no browser.Asker", mode)
+	}
 	g := &Gate{
-		server:     o.ServerName,
-		timeout:    o.Timeout,
-		onDecision: o.OnDecision,
+		server:          o.ServerName,
+		timeout:         o.Timeout,
+		onDecision:      o.OnDecision,
+		mode:            mode,
+		browser:         o.Browser,
+		browserTimeout:  o.Timeout,
+		waitingInterval: o.WaitingInterval,
 		now:        time.Now,
 		afterFunc: func(d time.Duration, f func()) func() bool {
 			return time.AfterFunc(d, f).Stop
@@ -86,6 +112,12 @@ func NewGate(o Options) (*Gate, error) {
 	}
 	if g.timeout == 0 {
 		g.timeout = DefaultTimeout
+	}
+	if g.browserTimeout == 0 {
+		g.browserTimeout = DefaultBrowserTimeout
+	}
+	if g.waitingInterval <= 0 {
+		g.waitingInterval = DefaultWaitingInterval
 	}
 	g.replay = o.Replay
 	if g.replay == nil {
@@ -126,7 +158,10 @@ func NewGate(o Options) (*Gate, error) {
 //     genuine client never sends. err wraps [ErrInvalidState] and a
 //     JSON-RPC invalid-params error: return it as the handler's error.
 //
-// Check never runs anything and never blocks on the person.
+// Check never runs anything. Through elicitation it never blocks on the
+// person; a call asked in the browser (Options.Mode) blocks until the person
+// decides there, the wait ends or ctx ends, and then is approved or
+// refused: it is never pending.
 func (g *Gate) Check(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (*mcp.CallToolResult, Decision, error) {
 	d, res, err := g.decide(ctx, req, p)
 	switch {
@@ -164,7 +199,14 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 		commandLine: p.CommandLine,
 	}
 	r, _ := ctx.Value(roundKey{}).(*round)
+	if g.mode == ModeBrowser {
+		// The client is never asked, so nothing it sends is an answer.
+		return g.askBrowser(ctx, req, q, p), nil, nil
+	}
 	if len(req.Params.InputResponses) == 0 && req.Params.RequestState == "" {
+		if g.useBrowser(req, r) {
+			return g.askBrowser(ctx, req, q, p), nil, nil
+		}
 		d, res := g.ask(req, q, r)
 		return d, res, nil
 	}

@@ -44,6 +44,9 @@ type fixture struct {
 	// gaveUp is closed when the middleware reports a decision of its own.
 	gaveUp     chan struct{}
 	gaveUpOnce sync.Once
+
+	// decided receives the decisions Check returns, in order (the first 64).
+	decided chan Decision
 }
 
 type fixtureOptions struct {
@@ -56,7 +59,7 @@ type fixtureOptions struct {
 
 func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	t.Helper()
-	f := &fixture{t: t, gaveUp: make(chan struct{})}
+	f := &fixture{t: t, gaveUp: make(chan struct{}), decided: make(chan Decision, 64)}
 	o.gate.OnDecision = func(_ context.Context, r Refusal) {
 		f.record(r.Decision)
 		f.mu.Lock()
@@ -120,6 +123,10 @@ func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Binding:     f.currentFingerprint(),
 	})
 	f.record(d)
+	select {
+	case f.decided <- d:
+	default: // a test that makes many decisions and reads none
+	}
 	if err != nil {
 		return nil, err
 	}

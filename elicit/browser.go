@@ -1,0 +1,223 @@
+package elicit
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/browser"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Mode is how the gate reaches the person.
+type Mode string
+
+const (
+	// ModeElicit asks through the client's elicitation and refuses when the
+	// client cannot ask. The default.
+	ModeElicit Mode = "elicit"
+	// ModeBrowser always asks in the person's browser, never through the
+	// client: for clients that declare elicitation but drop or auto-decline
+	// it.
+	ModeBrowser Mode = "browser"
+	// ModeElicitOrBrowser asks through the client when it can and in the
+	// browser when it cannot. A decline through the client is final.
+	ModeElicitOrBrowser Mode = "elicit-or-browser"
+)
+
+// Modes lists the modes, for help texts and errors.
+var Modes = []Mode{ModeElicit, ModeBrowser, ModeElicitOrBrowser}
+
+// ParseMode reads a mode's name; "" is ModeElicit.
+func ParseMode(s string) (Mode, error) {
+	if s == "" {
+		return ModeElicit, nil
+	}
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	names := make([]string, len(Modes))
+	for i, m := range Modes {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("approval %q is not one of %s", s, strings.Join(names, ", "))
+}
+
+// UsesBrowser reports whether the mode may ask in the browser.
+func (m Mode) UsesBrowser() bool { return m == ModeBrowser || m == ModeElicitOrBrowser }
+
+// DefaultBrowserTimeout is how long an approval in the browser waits by
+// default. The call waits inside the tools/call request, and the
+// TypeScript SDK, which most clients use, fails a request after
+// ClientRequestTimeout unless told otherwise: the approval must be decided
+// before that, with time left to run the command.
+const DefaultBrowserTimeout = 50 * time.Second
+
+// ClientRequestTimeout is the request timeout of the TypeScript SDK's
+// client by default. A wait in the browser longer than this outlives the
+// request of such a client: its person approves a call the client has
+// already given up on.
+const ClientRequestTimeout = 60 * time.Second
+
+// DefaultWaitingInterval is how often a call waiting in the browser tells
+// a client that sent a progress token that it is still waiting.
+const DefaultWaitingInterval = 5 * time.Second
+
+// useBrowser reports whether this call is asked in the browser: always in
+// ModeBrowser; in ModeElicitOrBrowser when the client cannot be asked.
+func (g *Gate) useBrowser(req *mcp.CallToolRequest, r *round) bool {
+	switch g.mode {
+	case ModeBrowser:
+		return true
+	case ModeElicitOrBrowser:
+		return !canAsk(req, r)
+	}
+	return false
+}
+
+// canAsk reports whether the client of req can be asked through
+// elicitation, by the rules ask applies.
+func canAsk(req *mcp.CallToolRequest, r *round) bool {
+	caps := req.ClientCapabilities()
+	if serverElicits(req.Session) {
+		if cannotReachClient(req) || r == nil {
+			return false
+		}
+		caps = req.Session.InitializeParams().Capabilities
+	}
+	return canElicitForm(caps)
+}
+
+// askBrowser asks the person in the browser and waits for their decision.
+// Unlike an elicitation, nothing crosses the client: the call blocks until
+// the person decides, the wait ends or the call is cancelled, telling a
+// client that sent a progress token that it waits. The approval is bound to
+// this very call, prepared once: what the page showed is what runs, and the
+// server's check right before the run refuses a tool that changed
+// meanwhile.
+func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q question, p Prompt) Decision {
+	nonce, err := newNonce()
+	if err != nil {
+		return failed(err.Error())
+	}
+	wait := g.browserTimeout
+	trigger := p.Trigger
+	if trigger == "" {
+		trigger = "(none given)"
+	}
+	br := browser.Request{
+		ID:          nonce,
+		Server:      escape(g.server),
+		Tool:        escape(q.binding.Tool),
+		CommandLine: escape(p.CommandLine),
+		Trigger:     escape(trigger),
+		Client:      escape(askedBy(req)),
+		Deadline:    g.now().Add(wait),
+	}
+	stop := g.tellWaiting(ctx, req, br.Deadline)
+	outcome, err := g.browser.Ask(ctx, br)
+	stop()
+	d := browserDecision(outcome, err, wait, ctx)
+	d.Nonce, d.Via = nonce, viaBrowser
+	return d
+}
+
+// viaBrowser is Decision.Via of an approval asked in the browser.
+const viaBrowser = "browser"
+
+// browserDecision is the decision an approval in the browser ended with.
+// The texts are the ones the same ending has through elicitation.
+func browserDecision(o browser.Outcome, err error, wait time.Duration, ctx context.Context) Decision {
+	if err != nil {
+		d := failed("asking in the browser failed: " + err.Error())
+		return d
+	}
+	switch o {
+	case browser.Approved:
+		return approved()
+	case browser.Denied:
+		return declined("denied in the browser")
+	case browser.Closed:
+		d := cancelled()
+		d.Detail = "the approval page was closed without a decision"
+		return d
+	case browser.Reused:
+		return Decision{Code: CodeCancelled, Detail: "the approval page's one-time link was used twice, so someone other than the user's browser may hold it",
+			Message: "Not run: the approval was cancelled because its page was opened twice; you may ask again by calling the tool again, and the user should open only the page fisk-mcp opens."}
+	case browser.TimedOut:
+		return timedOut(wait)
+	case browser.Cancelled:
+		d := cancelled()
+		d.Detail = "the call was cancelled while the user was being asked in the browser"
+		if cause := context.Cause(ctx); cause != nil {
+			d.Detail += ": " + cause.Error()
+		}
+		return d
+	}
+	return failed(fmt.Sprintf("the browser approval ended with an unknown outcome %q", o))
+}
+
+// askedBy says who made the call, as the page shows it: the client as it
+// introduced itself and its session.
+func askedBy(req *mcp.CallToolRequest) string {
+	name := "an unnamed client"
+	if info := req.ClientInfo(); info != nil && info.Name != "" {
+		name = info.Name
+		if info.Version != "" {
+			name += " " + info.Version
+		}
+	}
+	if id := req.Session.ID(); id != "" {
+		name += " (session " + id + ")"
+	}
+	return name
+}
+
+// tellWaiting sends a progress notification every waitingInterval, and
+// one at once, while the call waits in the browser, when the client sent a
+// progress token. The message names no link and no ticket: the model must
+// not be able to approve. stop waits for the reporter, so no notification
+// follows the result.
+func (g *Gate) tellWaiting(ctx context.Context, req *mcp.CallToolRequest, deadline time.Time) (stop func()) {
+	if req.Params == nil {
+		return func() {}
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	total := deadline.Sub(g.now()).Seconds()
+	wg.Go(func() {
+		ticker := time.NewTicker(g.waitingInterval)
+		defer ticker.Stop()
+		for {
+			left := max(deadline.Sub(g.now()), 0)
+			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      total - left.Seconds(),
+				Total:         total,
+				Message:       fmt.Sprintf("waiting for the user to approve the command in their browser (%s left)", left.Round(time.Second)),
+			})
+			if err != nil {
+				return // the client is gone; the call's context decides
+			}
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
