@@ -90,6 +90,11 @@ type HTTPConfig struct {
 	// its next request; 0 means DefaultIdleTimeout, a negative value never.
 	// An open SSE stream is a request in progress, not an idle connection.
 	IdleTimeout time.Duration
+	// Approvals, if set, serves the approval page of a shared server at
+	// /approvals and below. It carries its own authentication (the
+	// approver's token, never Token) and checks; the Host and Origin
+	// checks apply to it as to /mcp.
+	Approvals http.Handler
 }
 
 func (c HTTPConfig) withDefaults(drain time.Duration) HTTPConfig {
@@ -226,6 +231,10 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", requireToken(cfg.Token, withRetryHint(cfg.RetryHint, withClientAddr(streamable))))
 	mux.HandleFunc("GET /healthz", s.healthz)
+	if cfg.Approvals != nil {
+		mux.Handle("/approvals", cfg.Approvals)
+		mux.Handle("/approvals/", cfg.Approvals)
+	}
 	return hosts.handler(origins.handler(mux)), nil
 }
 

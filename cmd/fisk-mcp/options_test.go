@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 
 	"bytes"
@@ -101,7 +102,8 @@ func TestServeDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := c.planned.Serving
-	if sp.HTTP.Addr != "" || sp.Server.Timeout != 30*time.Second || sp.Server.Concurrency != 4 || sp.Approval.Timeout != 2*time.Minute {
+	if sp.HTTP.Addr != "" || sp.Server.Timeout != 30*time.Second || sp.Server.Concurrency != 4 || sp.Approval.Timeout != 0 || sp.Approval.Mode != elicit.ModeElicit {
+		// A zero wait is the gate's default for each way of asking.
 		t.Errorf("defaults = %+v", sp)
 	}
 	if c.planned.Policy.Schema != "restricted" || c.planned.LogFormat != "text" || c.planned.LogLevel != "info" {

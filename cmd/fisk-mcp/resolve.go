@@ -53,7 +53,14 @@ type servingPlan struct {
 	// not natsstore.Memory.
 	Replay natsstore.Config
 
+	// ApproverToken is the token of the /approvals page (HTTP only), from
+	// approverTokenFile; Opener opens the local approval page, nil for
+	// the platform's own.
+	ApproverToken string
+	Opener        []string
+
 	tokenFile, stateKeyFile, replayStore string
+	approvalOpener, approverTokenFile    string
 	TokenFromFile                        bool
 }
 
@@ -177,7 +184,7 @@ func (p *plan) resolveServing() error {
 	if sp.Server.Timeout <= 0 {
 		fail("%s %s: give a positive duration such as 30s", p.set.Named("timeout"), sp.Server.Timeout)
 	}
-	if sp.Approval.Timeout <= 0 {
+	if p.set.Chosen("elicit-timeout") && sp.Approval.Timeout <= 0 {
 		fail("%s %s: give a positive duration such as 2m", p.set.Named("elicit-timeout"), sp.Approval.Timeout)
 	}
 	if sp.Server.Concurrency < 1 {
@@ -229,5 +236,6 @@ func (p *plan) resolveServing() error {
 		sp.Approval.Key = key
 	}
 	errs = append(errs, natsstore.CheckSetting(sp.replayStore, &sp.Replay, p.set.Named)...)
+	errs = append(errs, p.resolveApproval()...)
 	return errors.Join(errs...)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
@@ -79,8 +80,14 @@ func (p *plan) bind() *settings.Set {
 				Help: "Most commands running at once; further calls wait for a slot"},
 			{Name: "client-concurrency", Value: &sp.Server.ClientConcurrency,
 				Help: "Most commands one HTTP client (a session; without sessions, an address and token) may run at once, so that no client can hold every slot; default half of --concurrency, rounded up"},
-			{Name: "elicit-timeout", Default: elicit.DefaultTimeout.String(), Value: &sp.Approval.Timeout,
-				Help: "Longest to wait for a person to approve a gated call; no answer is a refusal"},
+			{Name: "approval", Default: string(elicit.ModeElicit), Enum: modeNames(), Value: (*string)(&sp.Approval.Mode),
+				Help: "How a person approves gated calls: elicit (through the client; refused when it cannot ask), browser (always in the person's browser, for clients that declare elicitation but drop or auto-decline it) or elicit-or-browser (through the client when it can, else in the browser); a decline through the client is final"},
+			{Name: "approval-opener", PlaceHolder: "CMD", Value: &sp.approvalOpener,
+				Help: "Command that opens the approval page, its words separated by spaces, the page's address appended (default xdg-open, or open on macOS); it runs without a shell"},
+			{Name: "approver-token-file", PlaceHolder: "FILE", Path: true, Value: &sp.approverTokenFile,
+				Help: "For a shared HTTP server: file holding the token a person enters at /approvals to list and decide pending approvals, at least 16 characters and not the clients' token; without it, approvals open on this machine's desktop"},
+			{Name: "elicit-timeout", PlaceHolder: "DURATION", Value: &sp.Approval.Timeout,
+				Help: fmt.Sprintf("Longest to wait for a person to approve a gated call; no answer is a refusal (default %s through the client, %s in the browser, where the call waits inside the client's request, which most clients abandon after %s)", elicit.DefaultTimeout, elicit.DefaultBrowserTimeout, elicit.ClientRequestTimeout)},
 			{Name: "name", Value: &sp.Server.Name,
 				Help: "Server name shown to clients and in approval prompts (default fisk-mcp)"},
 			{Name: "instructions", PlaceHolder: "TEXT", Value: &sp.Server.Instructions,
@@ -114,4 +121,13 @@ func (p *plan) bind() *settings.Set {
 		}...)
 	}
 	return &settings.Set{List: list}
+}
+
+// modeNames are the values of --approval.
+func modeNames() []string {
+	names := make([]string, len(elicit.Modes))
+	for i, m := range elicit.Modes {
+		names[i] = string(m)
+	}
+	return names
 }

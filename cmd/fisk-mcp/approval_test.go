@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
+)
+
+func TestApprovalSettingsThatCannotWorkAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	app := fakeApp(t, dir, "tool")
+	clientTok := writeFile(t, dir, "client.tok", "client-token-0123456789", 0o600)
+	approverTok := writeFile(t, dir, "approver.tok", "approver-token-0123456789", 0o600)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"opener without the browser", []string{"--approval-opener", "firefox"}, "--approval-opener only applies when approvals are asked in the browser"},
+		{"approver token without the browser", []string{"--approver-token-file", approverTok}, "--approver-token-file only applies when approvals are asked in the browser"},
+		{"approver token over stdio", []string{"--approval", "browser", "--approver-token-file", approverTok}, "only applies to streamable HTTP"},
+		{"approver token is the clients' token", []string{"--approval", "browser", "--http", "127.0.0.1:0", "--token-file", clientTok, "--approver-token-file", clientTok}, "holds the clients' bearer token"},
+		{"opener and approver token", []string{"--approval", "browser", "--http", "127.0.0.1:0", "--token-file", clientTok, "--approver-token-file", approverTok, "--approval-opener", "firefox"}, "exclude each other"},
+		{"shared server without an approver token", []string{"--approval", "elicit-or-browser", "--http", "0.0.0.0:0", "--token-file", clientTok}, "give --approver-token-file FILE"},
+		{"an unknown mode", []string{"--approval", "email"}, "email"},
+		{"a zero wait", []string{"--elicit-timeout", "0s"}, "--elicit-timeout 0s: give a positive duration"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := parse(t, append(append([]string{"serve"}, c.args...), app)...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error = %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestApprovalSettingsThatWorkArePlanned(t *testing.T) {
+	dir := t.TempDir()
+	app := fakeApp(t, dir, "tool")
+	clientTok := writeFile(t, dir, "client.tok", "client-token-0123456789", 0o600)
+	approverTok := writeFile(t, dir, "approver.tok", "approver-token-0123456789", 0o600)
+
+	c, _, err := parse(t, "serve", "--approval", "browser", "--approval-opener", "firefox --new-window", "--elicit-timeout", "40s", app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := c.planned.Serving
+	if sp.Approval.Mode != elicit.ModeBrowser || strings.Join(sp.Opener, "|") != "firefox|--new-window" || sp.Approval.Timeout != 40*time.Second {
+		t.Errorf("plan = mode %s, opener %q, wait %s", sp.Approval.Mode, sp.Opener, sp.Approval.Timeout)
+	}
+
+	c, _, err = parse(t, "serve", "--approval", "browser", "--http", "0.0.0.0:0", "--token-file", clientTok, "--approver-token-file", approverTok, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.planned.Serving.ApproverToken; got != "approver-token-0123456789" {
+		t.Errorf("approver token = %q", got)
+	}
+
+	// A desktop HTTP server on loopback opens the page locally.
+	if _, _, err := parse(t, "serve", "--approval", "browser", "--http", "127.0.0.1:0", "--insecure-no-auth", app); err != nil {
+		t.Errorf("browser approval on a loopback HTTP server: %v", err)
+	}
+}
