@@ -90,6 +90,13 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	}
 	defer closeStore()
 	sp.Approval.Replay = replay
+	asker, page, closeApprovals, err := openApprovals(ctx, sp, log)
+	if err != nil {
+		return err
+	}
+	defer closeApprovals()
+	sp.Approval.Browser, sp.HTTP.Approvals = asker, page
+	warnApprovalWait(log, sp.Approval)
 	srv, err := newServer(p, l, set, log)
 	if err != nil {
 		return err

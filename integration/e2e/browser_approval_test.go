@@ -1,0 +1,201 @@
+package e2e
+
+import (
+	"context"
+	"html"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// pageOpener is an --approval-opener that hands the page's address to the
+// test, as xdg-open hands it to a browser: the script writes it into a
+// FIFO, which the test reads, so the test knows exactly when it was asked.
+type pageOpener struct {
+	script string
+	urls   chan string
+}
+
+func newPageOpener(t *testing.T) *pageOpener {
+	t.Helper()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "urls")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "opener")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" > '"+fifo+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := &pageOpener{script: script, urls: make(chan string, 4)}
+	go func() {
+		for {
+			// Each open blocks until the opener writes: one address each.
+			f, err := os.Open(fifo)
+			if err != nil {
+				return
+			}
+			b, _ := io.ReadAll(f)
+			f.Close()
+			o.urls <- strings.TrimSpace(string(b))
+		}
+	}()
+	t.Cleanup(func() {
+		// Unblock the reader: a writer that opens and closes at once.
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		os.Remove(fifo)
+	})
+	return o
+}
+
+// person is the person's browser, as plain HTTP: it keeps cookies, follows
+// redirects and posts the page's own form, with the page's origin.
+type person struct {
+	t *testing.T
+	c *http.Client
+}
+
+func newPerson(t *testing.T) *person {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &person{t: t, c: &http.Client{Jar: jar}}
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// open loads the page at u and returns its text and the form's CSRF token.
+func (p *person) open(u string) (page, csrf string) {
+	p.t.Helper()
+	resp, err := p.c.Get(u)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		p.t.Fatalf("GET %s: %s\n%s", redactTicket(u), resp.Status, b)
+	}
+	m := csrfField.FindSubmatch(b)
+	if m == nil {
+		p.t.Fatalf("the page has no CSRF field:\n%s", b)
+	}
+	return string(b), html.UnescapeString(string(m[1]))
+}
+
+// decide posts a decision on the approval at page (its URL without the
+// ticket) with the page's origin.
+func (p *person) decide(page *url.URL, path, csrf string, form url.Values) string {
+	p.t.Helper()
+	form.Set("csrf", csrf)
+	req, err := http.NewRequest(http.MethodPost, page.Scheme+"://"+page.Host+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", page.Scheme+"://"+page.Host)
+	resp, err := p.c.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		p.t.Fatalf("POST %s: %s\n%s", path, resp.Status, b)
+	}
+	return string(b)
+}
+
+func redactTicket(u string) string {
+	if i := strings.Index(u, "?"); i >= 0 {
+		return u[:i] + "?[ticket]"
+	}
+	return u
+}
+
+// TestBrowserApprovalOverStdioRunsOnlyWhatThePersonApproved: a client that
+// cannot ask (as Claude Desktop) calls a gated tool of the built server with
+// --approval browser; the page opened on "the desktop" decides, proven by
+// the file touch creates, and its one-time ticket never reaches the client
+// or the log.
+func TestBrowserApprovalOverStdioRunsOnlyWhatThePersonApproved(t *testing.T) {
+	for _, decision := range []string{"approve", "deny"} {
+		t.Run(decision, func(t *testing.T) {
+			o := newPageOpener(t)
+			s := startStdio(t, client{protocol: modernProtocol}, "--name", "desk", "--approval", "browser", "--approval-opener", o.script, fixtureBin)
+			path := filepath.Join(t.TempDir(), "touched")
+			results := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
+				if err != nil {
+					t.Error(err)
+				}
+				results <- res
+			}()
+			raw := await(t, o.urls, "the approval page to be opened")
+			u, err := url.Parse(raw)
+			if err != nil || u.Hostname() != "127.0.0.1" || u.Query().Get("t") == "" {
+				t.Fatalf("opened %q, want a loopback page with a ticket", redactTicket(raw))
+			}
+			ticket := u.Query().Get("t")
+			p := newPerson(t)
+			page, csrf := p.open(raw)
+			for _, want := range []string{"desk", "touch", path, "ai:confirm", "e2e"} {
+				if !strings.Contains(page, want) {
+					t.Errorf("the page does not show %q", want)
+				}
+			}
+			p.decide(u, u.Path+"/decide", csrf, url.Values{"decision": {decision}})
+			res := await(t, results, "the call to end")
+			if res == nil {
+				t.Fatal("no result")
+			}
+			if want := decision == "approve"; exists(path) != want || res.IsError == want {
+				t.Fatalf("%s: file exists %v, isError %v: %s", decision, exists(path), res.IsError, text(res))
+			}
+			rec := s.log.callRecord(t, "touch")
+			wantDecision := map[string]string{"approve": "approved", "deny": "declined"}[decision]
+			if rec["decision"] != wantDecision {
+				t.Errorf("logged decision %v, want %s: %v", rec["decision"], wantDecision, rec)
+			}
+			if strings.Contains(s.log.String(), ticket) || strings.Contains(text(res), ticket) {
+				t.Error("the one-time ticket reached the log or the result")
+			}
+		})
+	}
+}
+
+// TestElicitOrBrowserAsksAClientThatCanAndOpensNoPage: with
+// --approval elicit-or-browser a client that elicits is asked, its decline
+// is final and no page is opened.
+func TestElicitOrBrowserAsksAClientThatCanAndOpensNoPage(t *testing.T) {
+	dir := t.TempDir()
+	opened := filepath.Join(dir, "opened")
+	script := filepath.Join(dir, "opener")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ntouch '"+opened+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan string, 1)
+	s := startStdio(t, client{protocol: modernProtocol, elicit: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked <- r.Params.Message
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}}, "--approval", "elicit-or-browser", "--approval-opener", script, fixtureBin)
+	path := filepath.Join(dir, "touched")
+	res := s.call(t, "touch", args("path", path))
+	<-asked
+	if !res.IsError || exists(path) || exists(opened) {
+		t.Fatalf("isError %v, ran %v, page opened %v: %s", res.IsError, exists(path), exists(opened), text(res))
+	}
+}
