@@ -112,7 +112,7 @@ func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (aske
 	}
 	var store browser.Store = browser.NewMemoryStore()
 	if sp.replayStore != natsstore.Memory {
-		ns, err := natspending.Open(ctx, sp.Replay)
+		ns, err := natspending.Open(ctx, natspending.Config{NATS: sp.Replay})
 		if err != nil {
 			return nil, nil, closeFn, fmt.Errorf("the store of pending approvals: %w", err)
 		}

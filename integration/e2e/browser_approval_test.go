@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/natstest"
 )
 
 // pageOpener is an --approval-opener that hands the page's address to the
@@ -197,5 +199,118 @@ func TestElicitOrBrowserAsksAClientThatCanAndOpensNoPage(t *testing.T) {
 	<-asked
 	if !res.IsError || exists(path) || exists(opened) {
 		t.Fatalf("isError %v, ran %v, page opened %v: %s", res.IsError, exists(path), exists(opened), text(res))
+	}
+}
+
+// post posts form to u with u's origin, as the page's own form does, and
+// returns the status and the body.
+func (p *person) post(u string, form url.Values) (int, string) {
+	p.t.Helper()
+	pu, err := url.Parse(u)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", pu.Scheme+"://"+pu.Host)
+	resp, err := p.c.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// get loads u, with the bearer token when one is given.
+func (p *person) get(u, bearerToken string) (int, string) {
+	p.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if bearerToken != "" {
+		req.Header.Set("Authorization", "Bearer "+bearerToken)
+	}
+	resp, err := p.c.Do(req)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+var pendingRow = regexp.MustCompile(`<section id="p-([A-Za-z0-9_=-]+)"`)
+
+// TestSharedApprovalPageOfAnyReplicaDecidesAPendingCall: two replicas of a
+// shared server keep pending approvals in one NATS server; a call waiting on
+// one is listed and approved on the other's /approvals page by a person
+// holding the approver token, and the clients' bearer token opens nothing.
+func TestSharedApprovalPageOfAnyReplicaDecidesAPendingCall(t *testing.T) {
+	n := natstest.Start(t)
+	key := sharedKey(t)
+	const clientToken, approverToken = "client-token-0123456789abcdef", "approver-token-0123456789abcdef"
+	approverFile := filepath.Join(t.TempDir(), "approver")
+	if err := os.WriteFile(approverFile, []byte(approverToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--state-key-file", key, "--replay-store", n.URL(), "--approval", "browser", "--approver-token-file", approverFile}
+	a := startHTTP(t, clientToken, flags...)
+	b := startHTTP(t, clientToken, flags...)
+	pageB := strings.TrimSuffix(b.url, "/mcp") + "/approvals"
+
+	cs := a.connect(t, client{protocol: "2025-11-25"})
+	path := filepath.Join(t.TempDir(), "touched")
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
+		if err != nil {
+			t.Error(err)
+		}
+		results <- res
+	}()
+
+	// The clients' token neither lists nor logs in.
+	intruder := newPerson(t)
+	if _, body := intruder.get(pageB, clientToken); pendingRow.MatchString(body) || !strings.Contains(body, `id="token"`) {
+		t.Errorf("the bearer token opened the approvals page:\n%s", body)
+	}
+	if code, _ := intruder.post(pageB+"/login", url.Values{"token": {clientToken}}); code != http.StatusForbidden {
+		t.Errorf("logging in with the clients' token: status %d, want 403", code)
+	}
+
+	p := newPerson(t)
+	if code, body := p.post(pageB+"/login", url.Values{"token": {approverToken}}); code != http.StatusOK {
+		t.Fatalf("logging in: %d\n%s", code, body)
+	}
+	var id, page string
+	waitFor(t, "the pending call to be listed on the other replica", func() bool {
+		_, page = p.get(pageB, "")
+		m := pendingRow.FindStringSubmatch(page)
+		if m != nil {
+			id = m[1]
+		}
+		return m != nil
+	})
+	if !strings.Contains(page, path) || exists(path) {
+		t.Fatalf("the listed approval does not show the command, or it ran before approval:\n%s", page)
+	}
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF field on the page:\n%s", page)
+	}
+	if code, body := p.post(pageB+"/decide", url.Values{"id": {id}, "decision": {"approve"}, "csrf": {html.UnescapeString(m[1])}}); code != http.StatusOK {
+		t.Fatalf("approving: %d\n%s", code, body)
+	}
+	res := await(t, results, "the approved call to end")
+	if res == nil || res.IsError || !exists(path) {
+		t.Fatalf("approved on replica b, the call on a did not run: %s", text(res))
+	}
+	if rec := a.log.callRecord(t, "touch"); rec["decision"] != "approved" {
+		t.Errorf("logged decision %v, want approved", rec["decision"])
 	}
 }
