@@ -102,7 +102,7 @@ func NewGate(o Options) (*Gate, error) {
 		browser:         o.Browser,
 		browserTimeout:  o.Timeout,
 		waitingInterval: o.WaitingInterval,
-		now:        time.Now,
+		now:             time.Now,
 		afterFunc: func(d time.Duration, f func()) func() bool {
 			return time.AfterFunc(d, f).Stop
 		},
