@@ -157,7 +157,7 @@ func (x *Index) parse(query string, st *searchState) {
 		if x.an.compounds && len(st.prev) > 0 {
 			st.joined = append(append(st.joined[:0], st.prev...), w...)
 			if j, class, ok := x.an.word(st.joined); ok {
-				if t, found := x.lookup(j, class); found {
+				if t, found := x.lookup(j, class); found && class != "" {
 					// One thing said in two words (key-value, get
 					// rid): the parts do not count on their own.
 					st.query = st.query[:prevStart]
@@ -165,6 +165,11 @@ func (x *Index) parse(query string, st *searchState) {
 					action = action || x.actions[t]
 					st.prev = st.prev[:0]
 					return
+				} else if found {
+					// Two words the tools also write as one
+					// (signing key, signing-key): the parts still
+					// count, the tools say them apart too.
+					x.want(st, t, weight)
 				}
 			}
 		}
