@@ -25,6 +25,7 @@ type vocab struct {
 	exact   map[string]string // by the word as written, for the words marked "="
 	related map[string][]relation
 	actions map[string]bool // class names
+	seeing  map[string]bool // class names (see seeing)
 	reads   []readAction
 	// quantities are class names (see quantities).
 	quantities map[string]bool
@@ -67,6 +68,10 @@ func buildVocab() vocab {
 	}
 	for _, a := range actions {
 		v.actions[v.term(norm(a))] = true
+	}
+	v.seeing = map[string]bool{}
+	for _, a := range seeing {
+		v.seeing[v.term(norm(a))] = true
 	}
 	v.quantities = map[string]bool{}
 	for _, q := range quantities {

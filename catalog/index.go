@@ -20,6 +20,7 @@ type Index struct {
 	postings [][]posting      // by term
 	related  [][]relation32   // by term: terms a query term also matches
 	actions  []bool           // by term: the term is an action (see actions)
+	sees     []bool           // by term: the action asks to see (see seeing)
 	// reads are the terms a request to see something is also ranked by
 	// (see readActions), with their weights.
 	reads []readTerm
@@ -171,6 +172,7 @@ func (x *Index) linkVocabulary(w weights) {
 	x.related = make([][]relation32, len(x.postings))
 	if !x.an.vocabulary {
 		x.actions = make([]bool, len(x.postings))
+		x.sees = x.actions
 		return
 	}
 	for from, rels := range defaultVocab.related {
@@ -190,9 +192,11 @@ func (x *Index) linkVocabulary(w weights) {
 		}
 	}
 	x.actions = make([]bool, len(x.postings))
+	x.sees = make([]bool, len(x.postings))
 	for a := range defaultVocab.actions {
 		if t, ok := x.terms[a]; ok {
 			x.actions[t] = true
+			x.sees[t] = defaultVocab.seeing[a]
 		}
 	}
 	for _, r := range defaultVocab.reads {

@@ -138,7 +138,7 @@ func (x *Index) Search(query string, limit int) []Hit {
 func (x *Index) parse(query string, st *searchState) {
 	st.prev = st.prev[:0]
 	names := x.an.vocabulary && !capitals(query)
-	action, unknown, head := false, false, true
+	action, unknown, head, quantity := false, false, true, false
 	weight := float32(1)
 	position, prevStart := 0, 0
 	st.read, st.number = false, 0
@@ -162,7 +162,7 @@ func (x *Index) parse(query string, st *searchState) {
 					// rid): the parts do not count on their own.
 					st.query = st.query[:prevStart]
 					x.want(st, t, weight)
-					action = action || x.actions[t]
+					action = action || x.actions[t] && !x.sees[t]
 					st.prev = st.prev[:0]
 					return
 				} else if found {
@@ -192,7 +192,8 @@ func (x *Index) parse(query string, st *searchState) {
 			return
 		}
 		x.want(st, t, weight)
-		action = action || x.actions[t]
+		action = action || x.actions[t] && !x.sees[t]
+		quantity = quantity || defaultVocab.quantities[class]
 		if st.number == 0 && !x.actions[t] && !defaultVocab.quantities[class] {
 			st.number = 1
 			if many {
@@ -206,7 +207,12 @@ func (x *Index) parse(query string, st *searchState) {
 	if st.question == 0 && questionMark(query) {
 		st.question = 1
 	}
-	st.read = x.an.vocabulary && !action && (!unknown || st.question > 0) && len(st.query) > 0
+	if quantity {
+		// How many messages, how big: one thing's description answers,
+		// whatever the number of the thing counted.
+		st.number = 1
+	}
+	st.read = x.an.vocabulary && (!action && !unknown || st.question > 0) && len(st.query) > 0
 }
 
 // rankRead ranks the entries a request to see something matched by the

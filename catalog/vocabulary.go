@@ -104,6 +104,12 @@ var actions = []string{
 	"save", "tail", "set",
 }
 
+// seeing are the actions that ask to see something without saying how
+// ("show the exports of an account"): a query whose only action is one of
+// them is ranked as a request to see (see readActions), so that the
+// number of the thing named chooses between a list and a description.
+var seeing = []string{"show"}
+
 // readActions are what a request to see something, rather than to do
 // something, is also ranked by, with their relative weights: "which
 // servers are in the cluster" asks for a list, "what is the value of key
