@@ -22,6 +22,9 @@ type searchState struct {
 	query   []queryTerm
 	scores  []float64
 	covered []float64 // by entry: the idf of its name's terms the query says
+	// thing is, by entry, whether a query term that is not an action
+	// matched it: only such an entry is ranked by the read actions.
+	thing   []bool
 	touched []int32
 	best    []int32
 	// question and read: see asks and parse.
@@ -51,7 +54,7 @@ func (st *searchState) asks(w []byte, position int) {
 // plural reports whether a lowercased word looks like an English plural
 // (streams, entries; not status, address or analysis).
 func plural(w []byte) bool {
-	return len(w) > 3 && hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is")
+	return len(w) > 3 && hasSuffix(w, "s") && !hasSuffix(w, "ss") && !hasSuffix(w, "us") && !hasSuffix(w, "is") && !uncountable[string(w)]
 }
 
 // questionMark reports whether query ends in a question mark.
@@ -90,13 +93,15 @@ func (x *Index) Search(query string, limit int) []Hit {
 	}
 	st, _ := x.states.Get().(*searchState)
 	if st == nil {
-		st = &searchState{scores: make([]float64, len(x.entries)), covered: make([]float64, len(x.entries))}
+		st = &searchState{scores: make([]float64, len(x.entries)), covered: make([]float64, len(x.entries)), thing: make([]bool, len(x.entries))}
 	}
 	defer x.states.Put(st)
 
 	x.parse(query, st)
 	for _, q := range st.query {
+		thing := !x.actions[q.term]
 		for _, p := range x.postings[q.term] {
+			st.thing[p.doc] = st.thing[p.doc] || thing
 			if st.scores[p.doc] == 0 {
 				st.touched = append(st.touched, p.doc)
 			}
@@ -113,7 +118,7 @@ func (x *Index) Search(query string, limit int) []Hit {
 	x.rankCover(st)
 	hits := x.top(st, limit)
 	for _, d := range st.touched {
-		st.scores[d], st.covered[d] = 0, 0
+		st.scores[d], st.covered[d], st.thing[d] = 0, 0, false
 	}
 	st.touched, st.query = st.touched[:0], st.query[:0]
 	return hits
@@ -225,8 +230,18 @@ func (x *Index) rankRead(st *searchState) {
 		if r.number != 0 && r.number != st.number {
 			weight *= float64(x.otherNumber)
 		}
+		// What the query already reaches (show reaches info) counts
+		// once: the read action only tops it up.
+		for _, q := range st.query {
+			if q.term == r.term {
+				weight -= float64(q.weight)
+			}
+		}
+		if weight <= 0 {
+			continue
+		}
 		for _, p := range x.postings[r.term] {
-			if st.scores[p.doc] > 0 {
+			if st.thing[p.doc] {
 				st.scores[p.doc] += weight * float64(p.impact)
 				st.covered[p.doc] += weight * float64(p.name)
 			}

@@ -213,6 +213,11 @@ var (
 	requestWords = words(`do can could should would shall to`)
 )
 
+// uncountable are words that look plural and name no set of things ("the
+// stats of a consumer" asks for one report, not a list).
+var uncountable = words(`stats statistics metrics analytics settings details
+	news series`)
+
 // prepositions open the part of a request that says where or with what,
 // rather than what (see Index.Search).
 var prepositions = words(`to from in on of for with by at under into onto
