@@ -51,7 +51,7 @@ var rankedWeights = weights{
 	k1:          1.6,
 	b:           [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5, 0.5, 0.75},
 	field:       [numFields]float64{3, 1.5, 0.5, 1, 0.6, 3, 0.5},
-	reads:       1.2,
+	reads:       0.8,
 	readOnly:    1.2,
 	modifier:    0.8,
 	cover:       1,
