@@ -26,6 +26,7 @@ type searchState struct {
 	// matched it: only such an entry is ranked by the read actions.
 	thing   []bool
 	touched []int32
+	nouns   []int32 // action terms the query uses as things (see parse)
 	best    []int32
 	// question and read: see asks and parse.
 	question int
@@ -99,7 +100,7 @@ func (x *Index) Search(query string, limit int) []Hit {
 
 	x.parse(query, st)
 	for _, q := range st.query {
-		thing := !x.actions[q.term]
+		thing := !x.actions[q.term] || slices.Contains(st.nouns, q.term)
 		for _, p := range x.postings[q.term] {
 			st.thing[p.doc] = st.thing[p.doc] || thing
 			if st.scores[p.doc] == 0 {
@@ -147,8 +148,14 @@ func (x *Index) parse(query string, st *searchState) {
 	weight := float32(1)
 	position, prevStart := 0, 0
 	st.read, st.number = false, 0
+	det := false
+	st.nouns = st.nouns[:0]
 	splitWords(query, false, x.an.compounds, &st.sc, func(w []byte, caps bool) {
 		position++
+		// An action word after a determiner is a thing ("show the
+		// exports", "what is in this backup"), not what to do.
+		noun := det
+		det = x.an.vocabulary && determiners[string(w)]
 		if x.an.vocabulary {
 			st.asks(w, position)
 		}
@@ -197,9 +204,13 @@ func (x *Index) parse(query string, st *searchState) {
 			return
 		}
 		x.want(st, t, weight)
-		action = action || x.actions[t] && !x.sees[t]
+		act := x.actions[t] && !noun
+		if x.actions[t] && noun {
+			st.nouns = append(st.nouns, t)
+		}
+		action = action || act && !x.sees[t]
 		quantity = quantity || defaultVocab.quantities[class]
-		if st.number == 0 && !x.actions[t] && !defaultVocab.quantities[class] {
+		if st.number == 0 && !act && !defaultVocab.quantities[class] {
 			st.number = 1
 			if many {
 				st.number = 2

@@ -218,6 +218,11 @@ var (
 var uncountable = words(`stats statistics metrics analytics settings details
 	news series`)
 
+// determiners come before a thing: an action word after one is a thing
+// ("the exports of an account", "this backup").
+var determiners = words(`a an the my your our their its this that these those
+	all every each some any no`)
+
 // prepositions open the part of a request that says where or with what,
 // rather than what (see Index.Search).
 var prepositions = words(`to from in on of for with by at under into onto
