@@ -117,10 +117,21 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 	for f := range numFields {
 		avg[f] = math.Max(1, float64(total[f])/float64(max(1, len(docs))))
 	}
-	df := make([]int, len(x.terms))
+	// A term's rarity is counted over the fields that say what a tool
+	// does: a tag most tools carry (scope:user) must not make "user" a
+	// word every tool says. A word only tags say is counted over them.
+	df, tagDF := make([]int, len(x.terms)), make([]int, len(x.terms))
 	for _, d := range docs {
 		for _, tc := range d.counts {
-			df[tc.term]++
+			tagDF[tc.term]++
+			if tc.n[fieldTags] < tc.total() {
+				df[tc.term]++
+			}
+		}
+	}
+	for t := range df {
+		if df[t] == 0 {
+			df[t] = tagDF[t]
 		}
 	}
 	x.postings = make([][]posting, len(x.terms))
