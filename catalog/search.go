@@ -169,12 +169,16 @@ func (x *Index) parse(query string, st *searchState) {
 		if x.an.compounds && len(st.prev) > 0 {
 			st.joined = append(append(st.joined[:0], st.prev...), w...)
 			if j, class, ok := x.an.word(st.joined); ok {
-				if t, found := x.lookup(j, class); found && class != "" {
+				if t, found := x.lookup(j, class); found && (class != "" || len(x.postings[t]) == 0) {
 					// One thing said in two words (key-value, get
-					// rid): the parts do not count on their own.
+					// rid, tear down): the parts do not count on
+					// their own.
 					st.query = st.query[:prevStart]
 					x.want(st, t, weight)
 					action = action || x.actions[t] && !x.sees[t]
+					for _, r := range x.related[t] {
+						x.want(st, r.term, weight*r.weight)
+					}
 					st.prev = st.prev[:0]
 					return
 				} else if found {
