@@ -174,7 +174,21 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			x.sorted = append(x.sorted, namedTerm{text, t})
 		}
 	}
-	slices.SortFunc(x.sorted, func(a, b namedTerm) int { return strings.Compare(a.text, b.text) })
+	if x.an.vocabulary {
+		// The words of a class are near words too: "responder"
+		// begins with respond, a word of reply's class.
+		for w, class := range defaultVocab.class {
+			if t, ok := x.terms[class]; ok && w != class && len(x.postings[t]) > 0 {
+				x.sorted = append(x.sorted, namedTerm{w, t})
+			}
+		}
+	}
+	slices.SortFunc(x.sorted, func(a, b namedTerm) int {
+		if c := strings.Compare(a.text, b.text); c != 0 {
+			return c
+		}
+		return int(a.term - b.term)
+	})
 	return x
 }
 
