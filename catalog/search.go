@@ -148,7 +148,7 @@ func (x *Index) parse(query string, st *searchState) {
 	weight := float32(1)
 	position, prevStart := 0, 0
 	st.read, st.number = false, 0
-	det := false
+	det, phrase := false, false
 	st.nouns = st.nouns[:0]
 	splitWords(query, false, x.an.compounds, &st.sc, func(w []byte, caps bool) {
 		position++
@@ -197,10 +197,12 @@ func (x *Index) parse(query string, st *searchState) {
 		many := plural(w)
 		w, class, ok := x.an.word(w)
 		if !ok {
+			phrase = false
 			return
 		}
 		t, found := x.lookup(w, class)
 		if !found {
+			phrase = false
 			// A word matched only by its beginning is still one the
 			// tools do not say: it may be the action in other words.
 			x.near(st, w, weight)
@@ -214,11 +216,18 @@ func (x *Index) parse(query string, st *searchState) {
 		}
 		action = action || act && !x.sees[t]
 		quantity = quantity || defaultVocab.quantities[class]
-		if st.number == 0 && !act && !defaultVocab.quantities[class] {
-			st.number = 1
+		switch {
+		case act || defaultVocab.quantities[class]:
+			phrase = false
+		case st.number == 0:
+			st.number, phrase = 1, true
 			if many {
 				st.number = 2
 			}
+		case phrase && many:
+			// The first thing named sets the number; in a run of
+			// words the last is the head (object store buckets).
+			st.number = 2
 		}
 		for _, r := range x.related[t] {
 			x.want(st, r.term, weight*r.weight)
