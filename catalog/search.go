@@ -25,6 +25,9 @@ type searchState struct {
 	// thing is, by entry, whether a query term that is not an action
 	// matched it: only such an entry is ranked by the read actions.
 	thing   []bool
+	// said is, by entry, the set of query terms that matched it (bit i
+	// for st.query[i]), for the variety of the result (see top).
+	said []uint64
 	touched []int32
 	nouns   []int32 // action terms the query uses as things (see parse)
 	best    []int32
@@ -94,15 +97,16 @@ func (x *Index) Search(query string, limit int) []Hit {
 	}
 	st, _ := x.states.Get().(*searchState)
 	if st == nil {
-		st = &searchState{scores: make([]float64, len(x.entries)), covered: make([]float64, len(x.entries)), thing: make([]bool, len(x.entries))}
+		st = &searchState{scores: make([]float64, len(x.entries)), covered: make([]float64, len(x.entries)), thing: make([]bool, len(x.entries)), said: make([]uint64, len(x.entries))}
 	}
 	defer x.states.Put(st)
 
 	x.parse(query, st)
-	for _, q := range st.query {
+	for i, q := range st.query {
 		thing := !x.actions[q.term] || slices.Contains(st.nouns, q.term)
 		for _, p := range x.postings[q.term] {
 			st.thing[p.doc] = st.thing[p.doc] || thing
+			st.said[p.doc] |= 1 << uint(i)
 			if st.scores[p.doc] == 0 {
 				st.touched = append(st.touched, p.doc)
 			}
@@ -119,7 +123,7 @@ func (x *Index) Search(query string, limit int) []Hit {
 	x.rankCover(st)
 	hits := x.top(st, limit)
 	for _, d := range st.touched {
-		st.scores[d], st.covered[d], st.thing[d] = 0, 0, false
+		st.scores[d], st.covered[d], st.thing[d], st.said[d] = 0, 0, false, 0
 	}
 	st.touched, st.query = st.touched[:0], st.query[:0]
 	return hits
@@ -366,8 +370,13 @@ func (x *Index) want(st *searchState, t int32, weight float32) {
 }
 
 // top selects the limit best of the touched entries: higher score first,
-// then lower position, which is name order.
+// then lower position, which is name order. Past the first, an entry
+// matched by exactly the words of one already chosen counts less for
+// each such one (see sameWords): five siblings that each say "account"
+// and "list" tell the caller less than four of them and the one tool
+// that reports on accounts.
 func (x *Index) top(st *searchState, limit int) []Hit {
+	pool := min(len(st.touched), limit*poolFactor)
 	best := st.best[:0]
 	better := func(a, b int32) bool {
 		if st.scores[a] != st.scores[b] {
@@ -379,10 +388,10 @@ func (x *Index) top(st *searchState, limit int) []Hit {
 		switch {
 		case st.scores[d] <= 0:
 			continue
-		case len(best) < limit:
+		case len(best) < pool:
 			best = append(best, d)
-		case better(d, best[limit-1]):
-			best[limit-1] = d
+		case better(d, best[pool-1]):
+			best[pool-1] = d
 		default:
 			continue
 		}
@@ -390,6 +399,28 @@ func (x *Index) top(st *searchState, limit int) []Hit {
 			best[i], best[i-1] = best[i-1], best[i]
 		}
 	}
+	// Greedy re-ranking of the pool: best holds the chosen first, then
+	// the candidates in score order.
+	n := min(limit, len(best))
+	for k := 1; k < n; k++ {
+		pick, pickScore := k, -1.0
+		for c := k; c < len(best); c++ {
+			score := st.scores[best[c]]
+			for _, chosen := range best[:k] {
+				if st.said[chosen] == st.said[best[c]] {
+					score *= sameWords
+				}
+			}
+			if score > pickScore {
+				pick, pickScore = c, score
+			}
+		}
+		d := best[pick]
+		copy(best[k+1:pick+1], best[k:pick])
+		best[k] = d
+		st.scores[d] = pickScore
+	}
+	best = best[:n]
 	hits := make([]Hit, len(best))
 	for i, d := range best {
 		hits[i] = Hit{Name: x.entries[d].Name, Score: st.scores[d]}
@@ -397,3 +428,11 @@ func (x *Index) top(st *searchState, limit int) []Hit {
 	st.best = best
 	return hits
 }
+
+// poolFactor times the limit is how many of the best entries the variety
+// of the result is chosen from, and sameWords the factor of an entry's
+// score for each chosen one matched by the same words.
+const (
+	poolFactor = 3
+	sameWords  = 0.9
+)
