@@ -24,10 +24,10 @@ type searchState struct {
 	covered []float64 // by entry: the idf of its name's terms the query says
 	// thing is, by entry, whether a query term that is not an action
 	// matched it: only such an entry is ranked by the read actions.
-	thing   []bool
+	thing []bool
 	// said is, by entry, the set of query terms that matched it (bit i
 	// for st.query[i]), for the variety of the result (see top).
-	said []uint64
+	said    []uint64
 	touched []int32
 	nouns   []int32 // action terms the query uses as things (see parse)
 	best    []int32
