@@ -38,6 +38,7 @@ type weights struct {
 	modifier    float32 // the weight of a query's modifier words
 	cover       float64 // see Index.cover
 	otherNumber float32 // see Index.otherNumber
+	sameWords   float64 // see Index.sameWords
 }
 
 // rankedWeights were tuned on the tune part of the labelled nats tasks.
@@ -57,6 +58,7 @@ var rankedWeights = weights{
 	modifier:    0.8,
 	cover:       1,
 	otherNumber: 0.3,
+	sameWords:   0.9,
 }
 
 // plainWeights are textbook BM25 over one field.
@@ -65,6 +67,7 @@ var plainWeights = weights{
 	b:           [numFields]float64{0.75},
 	field:       [numFields]float64{1},
 	singleField: true,
+	sameWords:   1,
 }
 
 // docTerms are one entry's terms with their count in each field.

@@ -35,8 +35,11 @@ type Index struct {
 	stands   [][]standing // see posting.stands
 	sorted   []namedTerm  // the terms with postings, by text
 	modifier float32
-	an       analyzer
-	states   sync.Pool // *searchState
+	// sameWords is the factor of an entry's score for each better hit
+	// matched by the same query words (see top).
+	sameWords float64
+	an        analyzer
+	states    sync.Pool // *searchState
 }
 
 // posting is one entry holding a term, with the term's whole contribution
@@ -92,7 +95,7 @@ func (x *Index) Entry(name string) (Entry, bool) {
 }
 
 func build(entries []Entry, an analyzer, w weights) *Index {
-	x := &Index{byName: map[string]int{}, terms: map[string]int32{}, an: an, modifier: w.modifier, readOnly: w.readOnly, cover: w.cover, otherNumber: w.otherNumber}
+	x := &Index{byName: map[string]int{}, terms: map[string]int32{}, an: an, modifier: w.modifier, readOnly: w.readOnly, cover: w.cover, otherNumber: w.otherNumber, sameWords: w.sameWords}
 	for _, e := range entries {
 		if _, dup := x.byName[e.Name]; dup {
 			continue

@@ -408,7 +408,7 @@ func (x *Index) top(st *searchState, limit int) []Hit {
 			score := st.scores[best[c]]
 			for _, chosen := range best[:k] {
 				if st.said[chosen] == st.said[best[c]] {
-					score *= sameWords
+					score *= x.sameWords
 				}
 			}
 			if score > pickScore {
@@ -430,9 +430,5 @@ func (x *Index) top(st *searchState, limit int) []Hit {
 }
 
 // poolFactor times the limit is how many of the best entries the variety
-// of the result is chosen from, and sameWords the factor of an entry's
-// score for each chosen one matched by the same words.
-const (
-	poolFactor = 3
-	sameWords  = 0.9
-)
+// of the result is chosen from.
+const poolFactor = 3
