@@ -30,6 +30,11 @@ type searchState struct {
 	said    []uint64
 	touched []int32
 	nouns   []int32 // action terms the query uses as things (see parse)
+	// verb is the first word of the query that is not a stop word, and
+	// verbStart:verbEnd its terms in query, for a particle that follows
+	// it apart (see parse).
+	verb               []byte
+	verbStart, verbEnd int
 	best    []int32
 	// question and read: see asks and parse.
 	question int
@@ -152,8 +157,8 @@ func (x *Index) parse(query string, st *searchState) {
 	weight := float32(1)
 	position, prevStart := 0, 0
 	st.read, st.number = false, 0
-	det, phrase := false, false
-	st.nouns = st.nouns[:0]
+	det, phrase, verbDone := false, false, false
+	st.nouns, st.verb = st.nouns[:0], st.verb[:0]
 	splitWords(query, false, x.an.compounds, &st.sc, func(w []byte, caps bool) {
 		position++
 		// An action word after a determiner is a thing ("show the
@@ -193,16 +198,51 @@ func (x *Index) parse(query string, st *searchState) {
 				}
 			}
 		}
+		if x.an.compounds && len(st.verb) > 0 && particles[string(w)] {
+			st.joined = append(append(st.joined[:0], st.verb...), w...)
+			if j, class, ok := x.an.word(st.joined); ok {
+				if t, found := x.lookup(j, class); found && (class != "" || len(x.postings[t]) == 0) {
+					// A verb and its particle said apart ("put the
+					// streams back", "take a stream off"): the verb
+					// alone is not what the user means.
+					st.query = slices.Delete(st.query, st.verbStart, st.verbEnd)
+					if prevStart >= st.verbEnd {
+						prevStart -= st.verbEnd - st.verbStart
+					}
+					x.want(st, t, 1)
+					action = action || x.actions[t] && !x.sees[t]
+					for _, r := range x.related[t] {
+						x.want(st, r.term, r.weight)
+					}
+					st.verb = st.verb[:0]
+					st.prev = append(st.prev[:0], w...)
+					prevStart = len(st.query)
+					return
+				}
+			}
+		}
 		st.prev = append(st.prev[:0], w...)
 		prevStart = len(st.query)
 		if head && x.modifier < 1 && len(st.query) > 0 && prepositions[string(w)] {
 			head, weight = false, x.modifier
 		}
 		many := plural(w)
+		first := x.an.compounds && len(st.verb) == 0 && !verbDone
+		if first {
+			st.verb = append(st.verb[:0], w...)
+		}
 		w, class, ok := x.an.word(w)
 		if !ok {
+			if first {
+				st.verb = st.verb[:0]
+			}
 			phrase = false
 			return
+		}
+		if first {
+			verbDone = true
+			st.verbStart = len(st.query)
+			defer func() { st.verbEnd = len(st.query) }()
 		}
 		t, found := x.lookup(w, class)
 		if !found {

@@ -181,6 +181,19 @@ var related = []struct {
 	{"history", "revision", 0.5},
 	{"roundtrip", "rtt", 1},
 	{"revoke", "remove", 0.8},
+	{"putback", "restore", 1},
+	{"bringback", "restore", 1},
+	{"bringin", "import", 1},
+	{"takeoff", "evacuate", 0.8},
+	{"takeoff", "remove", 0.6},
+	{"switchback", "previous", 1},
+	{"cleanup", "purge", 0.6},
+	{"cleanup", "remove", 0.6},
+	{"kickout", "kick", 1},
+	{"throwout", "kick", 0.8},
+	{"wipeout", "purge", 1},
+	{"throwaway", "remove", 0.8},
+	{"shutdown", "stop", 1},
 	{"traffic", "activity", 0.6},
 	{"busy", "activity", 0.5},
 	{"alert", "advisory", 0.6},
@@ -305,6 +318,10 @@ var uncountable = words(`stats statistics metrics analytics settings details
 // ("the exports of an account", "this backup").
 var determiners = words(`a an the my your our their its this that these those
 	all every each some any no`)
+
+// particles complete a verb said before them ("put the streams back",
+// "take a stream off a server"); the two words are looked up as one.
+var particles = words(`back off in out up down over away`)
 
 // prepositions open the part of a request that says where or with what,
 // rather than what (see Index.Search).
