@@ -35,7 +35,7 @@ type searchState struct {
 	// it apart (see parse).
 	verb               []byte
 	verbStart, verbEnd int
-	best    []int32
+	best               []int32
 	// question and read: see asks and parse.
 	question int
 	read     bool
