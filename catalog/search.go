@@ -157,7 +157,7 @@ func (x *Index) parse(query string, st *searchState) {
 	weight := float32(1)
 	position, prevStart := 0, 0
 	st.read, st.number = false, 0
-	det, phrase, verbDone := false, false, false
+	det, phrase, verbDone, called := false, false, false, false
 	st.nouns, st.verb = st.nouns[:0], st.verb[:0]
 	splitWords(query, false, x.an.compounds, &st.sc, func(w []byte, caps bool) {
 		position++
@@ -167,6 +167,17 @@ func (x *Index) parse(query string, st *searchState) {
 		det = x.an.vocabulary && determiners[string(w)]
 		if x.an.vocabulary {
 			st.asks(w, position)
+		}
+		named := called
+		called = x.an.vocabulary && naming[string(w)]
+		if called {
+			return
+		}
+		if named {
+			// A name the user chose (a bucket called config) says
+			// nothing of the tool.
+			st.prev = st.prev[:0]
+			return
 		}
 		if names && caps && len(w) > maxAcronym {
 			st.prev = st.prev[:0]

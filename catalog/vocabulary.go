@@ -181,6 +181,8 @@ var related = []struct {
 	{"history", "revision", 0.5},
 	{"roundtrip", "rtt", 1},
 	{"revoke", "remove", 0.8},
+	{"howfast", "benchmark", 0.6},
+	{"howquickly", "benchmark", 0.6},
 	{"putback", "restore", 1},
 	{"bringback", "restore", 1},
 	{"bringin", "import", 1},
@@ -322,6 +324,10 @@ var determiners = words(`a an the my your our their its this that these those
 // particles complete a verb said before them ("put the streams back",
 // "take a stream off a server"); the two words are looked up as one.
 var particles = words(`back off in out up down over away`)
+
+// naming words come before a name the user chose ("a bucket called
+// config"), which is not looked for.
+var naming = words(`called named titled`)
 
 // prepositions open the part of a request that says where or with what,
 // rather than what (see Index.Search).
