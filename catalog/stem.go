@@ -22,6 +22,7 @@ func stem(w []byte) []byte {
 	if len(w) <= 3 {
 		return w
 	}
+	w = americanize(w)
 	w = unplural(w)
 	switch {
 	case hasSuffix(w, "ing") && len(w) >= 6 && hasVowel(w[:len(w)-3]):
@@ -84,4 +85,18 @@ func isVowel(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// americanize spells the British -ise and -yse forms (analyse, organised,
+// summarising, normalisation) as -ize and -yze, so that both spellings
+// meet. Tool text and queries go through it alike, so a word it changes
+// by mistake (promise) still meets itself.
+func americanize(w []byte) []byte {
+	for _, suffix := range []string{"isation", "ise", "ised", "ises", "ising", "yse", "ysed", "yses", "ysing"} {
+		if len(w) >= len(suffix)+3 && hasSuffix(w, suffix) {
+			w[len(w)-len(suffix)+1] = 'z'
+			return w
+		}
+	}
+	return w
 }
