@@ -186,6 +186,11 @@ func (x *Index) parse(query string, st *searchState) {
 			}
 			return
 		}
+		if x.an.vocabulary && definite[string(w)] && weakCreates[string(st.prev)] {
+			// "Make a stream" creates one; "make the operator the
+			// default" changes one that exists.
+			st.query = st.query[:prevStart]
+		}
 		if x.an.compounds && len(st.prev) > 0 {
 			st.joined = append(append(st.joined[:0], st.prev...), w...)
 			if j, class, ok := x.an.word(st.joined); ok {

@@ -172,6 +172,7 @@ var related = []struct {
 	{"tail", "subscribe", 0.6},
 	{"tail", "watch", 0.6},
 	{"set", "put", 0.5},
+	{"set", "edit", 0.4},
 	{"save", "add", 0.5},
 	{"count", "info", 0.5},
 	{"count", "state", 0.5},
@@ -382,6 +383,14 @@ var determiners = words(`a an the my your our their its this that these those
 // particles complete a verb said before them ("put the streams back",
 // "take a stream off a server"); the two words are looked up as one.
 var particles = words(`back off in out up down over away`)
+
+// definite determiners name a thing that exists: after one, a weak
+// create ("make the operator the default") does not create, it changes
+// (see Index.parse).
+var (
+	definite    = words(`the my your our their its this that these those no`)
+	weakCreates = words(`make`)
+)
 
 // naming words come before a name the user chose ("a bucket called
 // config"), which is not looked for.
