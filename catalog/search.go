@@ -242,7 +242,7 @@ func (x *Index) parse(query string, st *searchState) {
 		if head && x.modifier < 1 && len(st.query) > 0 && prepositions[string(w)] {
 			head, weight = false, x.modifier
 		}
-		many := plural(w)
+		many, participle := plural(w), hasSuffix(w, "ed")
 		first := x.an.compounds && len(st.verb) == 0 && !verbDone
 		if first {
 			st.verb = append(st.verb[:0], w...)
@@ -269,7 +269,13 @@ func (x *Index) parse(query string, st *searchState) {
 			unknown = true
 			return
 		}
-		x.want(st, t, weight)
+		if noun && participle && x.actions[t] {
+			// "a paused consumer": the action describes the thing,
+			// it is not what to do with it.
+			x.want(st, t, weight*participleWeight)
+		} else {
+			x.want(st, t, weight)
+		}
 		act := x.actions[t] && !noun
 		if x.actions[t] && noun {
 			st.nouns = append(st.nouns, t)
@@ -394,6 +400,10 @@ func (x *Index) near(st *searchState, w []byte, weight float32) {
 		}
 	}
 }
+
+// participleWeight is the weight of an action said as a participle of a
+// thing ("a paused consumer").
+const participleWeight = 0.5
 
 const (
 	minNear    = 4
