@@ -39,6 +39,7 @@ type weights struct {
 	cover       float64 // see Index.cover
 	otherNumber float32 // see Index.otherNumber
 	sameWords   float64 // see Index.sameWords
+	phrase      float64 // see Index.phrase
 }
 
 // rankedWeights were tuned on the tune part of the labelled nats tasks.
@@ -59,6 +60,7 @@ var rankedWeights = weights{
 	cover:       1,
 	otherNumber: 0.3,
 	sameWords:   0.9,
+	phrase:      0.15,
 }
 
 // plainWeights are textbook BM25 over one field.
@@ -78,7 +80,10 @@ type docTerms struct {
 	// stands maps an alias term to the name terms of the word it is an
 	// alias of: saying the alias says them (see Index.cover).
 	stands map[int32][]int32
+	pairs  []uint64 // adjacent terms of the title, summary and notes
 }
+
+func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 type termCount struct {
 	term int32
@@ -150,7 +155,26 @@ func (x *Index) analyzeEntry(e Entry, single bool) docTerms {
 			}
 		}
 	}
-	x.an.each(e.Description, false, &sc, add(fieldDescription))
+	// The phrases of the text: pairs of adjacent terms (see
+	// Index.rankPhrases); plain BM25 has none.
+	var last int32 = -1
+	pairs := func(w []byte, class string) {
+		t := x.term(w, class)
+		if last >= 0 && last != t && !single {
+			d.pairs = append(d.pairs, pairKey(last, t))
+		}
+		last = t
+	}
+	x.an.each(e.Title, true, &sc, pairs)
+	last = -1
+	x.an.each(e.Description, false, &sc, func(w []byte, class string) {
+		add(fieldDescription)(w, class)
+		pairs(w, class)
+	})
+	for _, note := range e.Examples {
+		last = -1
+		x.an.each(note, false, &sc, pairs)
+	}
 	x.an.each(e.Detail, false, &sc, add(fieldDetail))
 	for _, tag := range e.Tags {
 		x.an.each(tag, true, &sc, add(fieldTags))

@@ -31,6 +31,8 @@ type Index struct {
 	// nameIDF is, by entry, the sum of the idf of its name's terms, and
 	// cover the weight of a name wholly said by a query (see Search).
 	nameIDF  []float32
+	pairs    map[uint64][]int32 // adjacent terms, to the entries saying them so
+	phrase   float64            // the score factor of a phrase, less 1 (see rankPhrases)
 	cover    float64
 	stands   [][]standing // see posting.stands
 	sorted   []namedTerm  // the terms with postings, by text
@@ -95,7 +97,7 @@ func (x *Index) Entry(name string) (Entry, bool) {
 }
 
 func build(entries []Entry, an analyzer, w weights) *Index {
-	x := &Index{byName: map[string]int{}, terms: map[string]int32{}, an: an, modifier: w.modifier, readOnly: w.readOnly, cover: w.cover, otherNumber: w.otherNumber, sameWords: w.sameWords}
+	x := &Index{byName: map[string]int{}, terms: map[string]int32{}, an: an, modifier: w.modifier, readOnly: w.readOnly, cover: w.cover, otherNumber: w.otherNumber, sameWords: w.sameWords, phrase: w.phrase}
 	for _, e := range entries {
 		if _, dup := x.byName[e.Name]; dup {
 			continue
@@ -169,6 +171,16 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 				p.stands = int32(len(x.stands))
 			}
 			x.postings[tc.term] = append(x.postings[tc.term], p)
+		}
+	}
+	if w.phrase > 0 {
+		x.pairs = map[uint64][]int32{}
+		for i, d := range docs {
+			for _, k := range d.pairs {
+				if ds := x.pairs[k]; len(ds) == 0 || ds[len(ds)-1] != int32(i) {
+					x.pairs[k] = append(ds, int32(i))
+				}
+			}
 		}
 	}
 	x.linkVocabulary(w)

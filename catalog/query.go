@@ -46,7 +46,7 @@ const (
 // stream" does not rank a tool about ordered consumers first. A word after
 // "called" or "named" is such a name too, and is not looked for.
 func (x *Index) parse(query string, st *searchState) {
-	st.prev, st.nouns, st.verb = st.prev[:0], st.nouns[:0], st.verb[:0]
+	st.prev, st.nouns, st.verb, st.phrases, st.last = st.prev[:0], st.nouns[:0], st.verb[:0], st.phrases[:0], -1
 	st.read, st.number = false, 0
 	r := reader{x: x, st: st, names: x.an.vocabulary && !capitals(query), weight: 1, head: true}
 	splitWords(query, false, x.an.compounds, &st.sc, r.word)
@@ -225,6 +225,10 @@ func (r *reader) term(w []byte, noun bool) {
 		r.unknown = true
 		return
 	}
+	if st.last >= 0 && st.last != t && len(st.phrases) < maxQueryTerms {
+		st.phrases = append(st.phrases, pairKey(st.last, t))
+	}
+	st.last = t
 	if noun && participle && x.actions[t] {
 		// "a paused consumer": the action describes the thing, it is
 		// not what to do with it.

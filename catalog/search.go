@@ -32,6 +32,8 @@ type searchState struct {
 	// verb is the first word of the query that is not a stop word, and
 	// verbStart:verbEnd its terms in query, for a particle that follows
 	// it apart (see parse).
+	phrases            []uint64 // adjacent terms of the query
+	last               int32
 	verb               []byte
 	verbStart, verbEnd int
 	best               []int32
@@ -92,6 +94,7 @@ func (x *Index) Search(query string, limit int) []Hit {
 		x.rankRead(st)
 	}
 	x.rankCover(st)
+	x.rankPhrases(st)
 	hits := x.top(st, limit)
 	for _, d := range st.touched {
 		st.scores[d], st.covered[d], st.thing[d], st.said[d] = 0, 0, false, 0
@@ -151,6 +154,19 @@ func (x *Index) rankCover(st *searchState) {
 		if x.nameIDF[d] > 0 {
 			said := min(1, st.covered[d]/float64(x.nameIDF[d]))
 			st.scores[d] *= 1 + x.cover*said*said
+		}
+	}
+}
+
+// rankPhrases favours the entries whose title, summary or notes say two
+// adjacent words of the query next to each other too ("signing key",
+// "pull consumer"): a phrase is more specific than its words.
+func (x *Index) rankPhrases(st *searchState) {
+	for _, k := range st.phrases {
+		for _, d := range x.pairs[k] {
+			if st.scores[d] > 0 {
+				st.scores[d] *= 1 + x.phrase
+			}
 		}
 	}
 }
