@@ -106,3 +106,13 @@ func TestStemMeetsBritishAndAmericanSpellings(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchFavoursATwoWordPhraseSaidTogether(t *testing.T) {
+	x := New([]Entry{
+		{Name: "alpha", Description: "Consumer messages, pulled"},
+		{Name: "beta", Description: "Messages of a pull consumer"},
+	})
+	if hits := x.Search("pull consumer", 2); len(hits) != 2 || hits[0].Name != "beta" {
+		t.Errorf("got %v, want beta first: it says pull consumer as a phrase", names(hits))
+	}
+}
