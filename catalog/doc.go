@@ -13,12 +13,14 @@
 //
 // # How it ranks
 //
-// BM25F: each field is weighed on its own (a word of the name counts about
-// twice one of the summary; long help and parameter names count little),
+// BM25F: each field is weighed on its own (a word of the name counts half
+// again one of the summary; long help and parameter names count little),
 // with the weights tuned on one part of a labelled set of requests for the
 // nats CLI and measured on a held-out part written before the tuning (see
-// testdata). An alias is another name for a word of the path (stream rm is
-// also stream delete, and stream also str) and counts as the name does,
+// testdata). A word's rarity is counted over what tools say, not over
+// their tags: a tag most tools carry (scope:user) does not make "user" a
+// common word. An alias is another name for a word of the path (stream rm
+// is also stream delete, and stream also str) and counts as the name does,
 // but only for what the name does not already say (rm and delete are one
 // word to the index); one-letter aliases are left out. An example's note
 // counts as long help does. Neither was tuned: each takes the weights of
@@ -28,32 +30,53 @@
 //     tags, parameters) are also split at case changes (listUsers), prose
 //     and queries are not (JetStream stays one word); hyphenated words also
 //     count joined (step-down: stepdown), and so do two adjacent words of a
-//     query (back up: backup, get rid: remove), which then count as one
-//     word and not as their parts (a key-value bucket is not a key);
+//     query (back up: backup, get rid: remove, make sure: check); a
+//     compound the vocabulary knows then counts as one word and not as its
+//     parts (a key-value bucket is not a key), one only the tools write
+//     (signing-key) counts beside them;
 //   - English stop words are dropped;
 //   - a small suffix stripper meets the forms of a word (deletes, deleted,
-//     deleting); words it misses still reach a term they begin or that
-//     begins them, at a lower weight; a word whose stem is another's
-//     (settings and set, stats and state) is matched as written;
+//     deleting) and the British spellings (analyse, analyze); words it
+//     misses still reach a term, or a word of the vocabulary, they begin
+//     or that begins them, at a lower weight (responder: respond, a word
+//     of reply's class); a word whose stem is another's (settings and
+//     set, stats and state) is matched as written;
 //   - CLI vocabulary: classes of words that are interchangeable on a command
 //     line (rm, del, delete, remove; ls, list; add, create, new; info,
 //     describe, status; edit, update, change; bump, increment), and weaker
-//     links between words that are near but not the same (show reaches
-//     list and info; purge and remove reach each other a little; how many
-//     reaches info and report).
+//     one-way links from the words users say to the CLI's (show reaches
+//     list and info; revoke reaches remove, queue stream, tenant account,
+//     round trip rtt; how many reaches info and report).
 //
-// The query is read a little further: a word in capitals (the ORDERS
-// stream) is taken for a name the user chose and matched only literally;
-// words after a preposition weigh less than the thing acted on. A query
-// that names no action, or asks a question ("which consumers does ORDERS
-// have", "what is the value of key foo"), asks to see something: the
-// entries its words match are also ranked by the read actions (list when
-// the thing it names is plural, info when it is singular), and a read-only
-// entry is favoured. Last, an entry ranks higher the more of its name the
-// query says, each name word counting by its rarity: the command path is
-// the best summary of what a tool does, and a word of it the query does
-// not say ("bench" in bench pub, for "send a message") speaks for another
-// tool. A query that says an alias says the word it stands for, once.
+// The query is read a little further, as English:
+//
+//   - a word in capitals (the ORDERS stream) is taken for a name the user
+//     chose and matched only literally; a word after "called" or "named"
+//     is not looked for;
+//   - words after a preposition weigh less than the thing acted on;
+//   - an action word after a determiner is a thing (show the exports),
+//     and said as a participle (a paused consumer) it weighs less; "make"
+//     before a definite article changes a thing rather than creating one;
+//   - a verb and its particle said apart are one word (put the streams
+//     back: restore; take a stream off: evacuate);
+//   - a query that names no action but to show, or asks a question
+//     ("which consumers does ORDERS have", "what is the value of key
+//     foo"), asks to see something: the entries a thing it names matches
+//     are also ranked by the read actions (list when the thing is plural,
+//     the head of a run of words deciding: object store buckets; info when
+//     it is singular, or when the query asks how many or how much), and a
+//     read-only entry is favoured.
+//
+// Then an entry ranks higher the more of its name the query says, each
+// name word counting by its rarity: the command path is the best summary
+// of what a tool does, and a word of it the query does not say ("bench"
+// in bench pub, for "send a message") speaks for another tool. A query
+// that says an alias says the word it stands for, once. Two adjacent
+// words of the query said together by an entry's title, summary or notes
+// (pull consumer) count a little more. Last, the result is varied: past
+// the first hit, an entry matched by exactly the words of a better one
+// counts a little less for each, so that five siblings matched only by
+// "account" and "list" leave room for the tool that reports on accounts.
 //
 // Every rule is about CLIs and English, not about one tool set: none names
 // a tool, and the vocabulary holds words any fisk CLI may use, plus a few
