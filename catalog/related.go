@@ -212,6 +212,7 @@ var related = []struct {
 	{"diagnostic", "gather", 0.5},
 	{"support", "gather", 0.3},
 	{"queue", "stream", 0.7},
+	{"durable", "consumer", 0.6},
 	{"reader", "consumer", 0.8},
 	{"subscriber", "consumer", 0.6},
 	{"client", "connection", 0.7},

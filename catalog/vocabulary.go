@@ -12,7 +12,7 @@ package catalog
 var equivalents = [][]string{
 	{"remove", "rm", "del", "delete", "erase", "destroy", "drop", "unset", "rid", "getrid", "nuke", "deregister", "unregister", "trash"},
 	{"list", "ls", "enumerate", "listing"},
-	{"show", "view", "display", "print", "see", "look", "inspect"},
+	{"show", "view", "display", "print", "see", "look", "inspect", "tell"},
 	{"info", "nfo", "information", "describe", "description", "detail", "details", "status"},
 	{"add", "create", "new", "make", "mk", "setup", "provision", "register", "define", "declare", "spinup"},
 	{"edit", "update", "change", "modify", "alter", "adjust", "tweak", "reconfigure"},
