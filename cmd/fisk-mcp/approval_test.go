@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +65,19 @@ func TestApprovalSettingsThatWorkArePlanned(t *testing.T) {
 	// A desktop HTTP server on loopback opens the page locally.
 	if _, _, err := parse(t, "serve", "--approval", "browser", "--http", "127.0.0.1:0", "--insecure-no-auth", app); err != nil {
 		t.Errorf("browser approval on a loopback HTTP server: %v", err)
+	}
+}
+
+func TestAWaitInTheBrowserLongerThanClientsWaitIsWarnedAbout(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	warnApprovalWait(log, elicit.Options{Mode: elicit.ModeElicit, Timeout: 5 * time.Minute})
+	warnApprovalWait(log, elicit.Options{Mode: elicit.ModeBrowser, Timeout: 50 * time.Second})
+	if logs.Len() != 0 {
+		t.Fatalf("warned about a wait that fits: %s", logs.String())
+	}
+	warnApprovalWait(log, elicit.Options{Mode: elicit.ModeElicitOrBrowser, Timeout: 2 * time.Minute})
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "elicit_timeout=2m0s") {
+		t.Errorf("no warning about a 2m wait in the browser: %s", logs.String())
 	}
 }

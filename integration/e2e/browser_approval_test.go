@@ -136,11 +136,20 @@ func TestBrowserApprovalOverStdioRunsOnlyWhatThePersonApproved(t *testing.T) {
 	for _, decision := range []string{"approve", "deny"} {
 		t.Run(decision, func(t *testing.T) {
 			o := newPageOpener(t)
-			s := startStdio(t, client{protocol: modernProtocol}, "--name", "desk", "--approval", "browser", "--approval-opener", o.script, fixtureBin)
+			progress := make(chan string, 64)
+			c := client{protocol: modernProtocol, progress: func(r *mcp.ProgressNotificationClientRequest) {
+				select {
+				case progress <- r.Params.Message:
+				default:
+				}
+			}}
+			s := startStdio(t, c, "--name", "desk", "--approval", "browser", "--approval-opener", o.script, fixtureBin)
 			path := filepath.Join(t.TempDir(), "touched")
 			results := make(chan *mcp.CallToolResult, 1)
 			go func() {
-				res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
+				p := &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)}
+				p.SetProgressToken("approval-wait")
+				res, err := s.cs.CallTool(t.Context(), p)
 				if err != nil {
 					t.Error(err)
 				}
@@ -152,6 +161,11 @@ func TestBrowserApprovalOverStdioRunsOnlyWhatThePersonApproved(t *testing.T) {
 				t.Fatalf("opened %q, want a loopback page with a ticket", redactTicket(raw))
 			}
 			ticket := u.Query().Get("t")
+			// The client is told the call waits in the browser, and nothing
+			// it is told can approve.
+			if msg := await(t, progress, "a progress notification"); !strings.Contains(msg, "browser") || strings.Contains(msg, ticket) || strings.Contains(msg, u.Host) {
+				t.Errorf("progress while waiting says %q", msg)
+			}
 			p := newPerson(t)
 			page, csrf := p.open(raw)
 			for _, want := range []string{"desk", "touch", path, "ai:confirm", "e2e"} {
