@@ -24,6 +24,14 @@
 // A cap counts the tools of all the client's servers, so the server's own
 // default (--defer auto past 40 tools) stays under every cap and is kept
 // where it already defers a set above the cap.
+//
+// It also chooses how a person approves gated calls (AdviseApproval), by
+// what the client really does with elicitation, not what it declares:
+// Claude Code and VS Code ask, so the server's default (--approval elicit)
+// stays; Claude Desktop, Windsurf and Gemini CLI declare no elicitation,
+// Cursor drops it from stdio servers and Codex declines every question, so
+// their configurations pass --approval=browser when the app has gated
+// tools.
 package clients
 
 import (

@@ -17,6 +17,9 @@ type Client struct {
 	// DefersTools says that the client defers every MCP tool behind a tool
 	// search of its own and loads up front those marked alwaysLoad.
 	DefersTools bool
+	// Elicitation is what the client does when the server asks its person
+	// to approve a gated call (see AdviseApproval).
+	Elicitation Elicitation
 }
 
 // Known holds, by name, the clients of Names. The caps are those the
@@ -26,14 +29,23 @@ type Client struct {
 // Gemini API's limit, truncating past it across its servers. Claude Code
 // defers every MCP tool behind its ToolSearch; Claude Desktop and Codex set
 // no cap known.
+//
+// Claude Code and VS Code ask through elicitation. Claude Desktop declares
+// none; a current Cursor declares it but drops elicitation/create from
+// stdio servers; Codex advertises it and declines every question. Windsurf
+// documents tools, resources and prompts of MCP, not elicitation, and no
+// source or report has it ask, so it is taken to declare none. Gemini
+// CLI's MCP client declares roots only (packages/core/src/tools/
+// mcp-client.ts), and servers that elicit get "Method not found" from it.
+// Either way asking in the browser works, whatever the client declares.
 var Known = map[string]Client{
-	"claude-desktop": {Label: "Claude Desktop"},
+	"claude-desktop": {Label: "Claude Desktop", Elicitation: ElicitationUndeclared},
 	"claude-code":    {Label: "Claude Code", DefersTools: true},
 	"vscode":         {Label: "VS Code", ToolCap: 128},
-	"cursor":         {Label: "Cursor", ToolCap: 80},
-	"windsurf":       {Label: "Windsurf", ToolCap: 50},
-	"codex":          {Label: "Codex"},
-	"gemini":         {Label: "Gemini CLI", ToolCap: 128},
+	"cursor":         {Label: "Cursor", ToolCap: 80, Elicitation: ElicitationDropped},
+	"windsurf":       {Label: "Windsurf", ToolCap: 50, Elicitation: ElicitationUndeclared},
+	"codex":          {Label: "Codex", Elicitation: ElicitationDeclined},
+	"gemini":         {Label: "Gemini CLI", ToolCap: 128, Elicitation: ElicitationUndeclared},
 }
 
 // The values of the server's --defer flag.
@@ -67,20 +79,27 @@ func (d Deferral) defersAbove(n int) bool {
 	return d.Mode == DeferAlways || d.Mode == DeferAuto && d.Threshold <= n
 }
 
-// Advice is how a client's configuration sets deferral: the arguments it
+// Advice is how a client's configuration sets one of the server's
+// settings (deferral: Advise; approval: AdviseApproval): the arguments it
 // adds to the server's command line, and a note saying why, for the person.
 type Advice struct {
-	Args []string // "--defer=..." or nothing
+	Args []string // "--NAME=VALUE" or nothing
 	Note string   // "" when there is nothing to say
 }
 
-// Apply returns args with a's arguments added; an --defer=... of args
-// gives way to the one a adds, so that the flag is not repeated.
+// Apply returns args with a's arguments added; an argument of args that
+// sets a flag a sets (--defer=...) gives way to the one a adds, so that the
+// flag is not repeated.
 func (a Advice) Apply(args []string) []string {
 	if len(a.Args) == 0 {
 		return args
 	}
-	out := slices.DeleteFunc(slices.Clone(args), func(s string) bool { return strings.HasPrefix(s, "--defer=") })
+	out := slices.DeleteFunc(slices.Clone(args), func(s string) bool {
+		return slices.ContainsFunc(a.Args, func(set string) bool {
+			flag, _, _ := strings.Cut(set, "=")
+			return strings.HasPrefix(s, flag+"=")
+		})
+	})
 	return append(out, a.Args...)
 }
 
