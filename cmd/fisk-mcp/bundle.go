@@ -46,11 +46,20 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 		return fmt.Errorf("locating the fisk-mcp binary: %w; run fisk-mcp by its path", err)
 	} else if err := spec.Load(c.ctx, l.apps, l.policy, l.env.For(nil)); err != nil {
 		return err
-	} else if err := bundle.WriteFile(c.bundleOut, spec); err != nil {
+	}
+	// A bundle is Claude Desktop's, which cannot ask: its gated tools are
+	// approved in the browser, as its configuration would have them.
+	approval := clients.AdviseApproval("claude-desktop", spec.Gated(), string(p.Serving.Approval.Mode), p.set.Chosen("approval"))
+	spec.ServeArgs = approval.Apply(spec.ServeArgs)
+	if err := bundle.WriteFile(c.bundleOut, spec); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stderr, "wrote %s: %d tools of %s for %s; open it in Claude Desktop to install it\n", c.bundleOut, len(spec.Tools), spec.DisplayName, spec.Platform)
-	for _, note := range spec.Notes() {
+	notes := spec.Notes()
+	if approval.Note != "" {
+		notes = []string{approval.Note} // says what becomes of the gated tools, in place of the bundle's
+	}
+	for _, note := range notes {
 		fmt.Fprintf(c.stderr, "note: %s\n", note)
 	}
 	return nil

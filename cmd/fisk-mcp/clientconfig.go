@@ -45,10 +45,12 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
-	advice := clients.Advise(c.client, c.countServed(p, env), clients.Deferral{
+	served, gated := c.countServed(p, env)
+	advice := clients.Advise(c.client, served, clients.Deferral{
 		Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.set.Chosen("defer"),
 	})
-	args = advice.Apply(args)
+	approval := clients.AdviseApproval(c.client, gated, string(p.Serving.Approval.Mode), p.set.Chosen("approval"))
+	args = approval.Apply(advice.Apply(args))
 	name := clients.ServerKey(p.Serving.Server.Name, p.Apps)
 	if p.Serving.Server.Name == "" {
 		// The server names itself as the client knows it: the approval
@@ -66,9 +68,13 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
-	if advice.Note != "" {
-		defer fmt.Fprintf(c.stderr, "note: %s\n", advice.Note)
-	}
+	defer func() {
+		for _, note := range []string{advice.Note, approval.Note} {
+			if note != "" {
+				fmt.Fprintf(c.stderr, "note: %s\n", note)
+			}
+		}
+	}()
 	if c.installOpts.install {
 		return c.install(l, out)
 	}
@@ -79,19 +85,25 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	return nil
 }
 
-// countServed counts the tools the configured server would serve, loading
-// the apps as serve does, in the environment the client adds; -1 when the
-// apps cannot be loaded here (the client's environment may differ), which
-// is a warning: the configuration is still written.
-func (c *cli) countServed(p *plan, env map[string]string) int {
+// countServed counts the tools the configured server would serve, and of
+// them those that need a person's approval, loading the apps as serve
+// does, in the environment the client adds; -1 each when the apps cannot
+// be loaded here (the client's environment may differ), which is a
+// warning: the configuration is still written.
+func (c *cli) countServed(p *plan, env map[string]string) (served, gated int) {
 	extra := make([]string, 0, len(env))
 	for k, v := range env {
 		extra = append(extra, k+"="+v)
 	}
 	set, err := newLoader(p, extra...).load(c.ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "warning: the tools to serve could not be counted, so deferral is left as set: %v\n", err)
-		return -1
+		fmt.Fprintf(c.stderr, "warning: the tools to serve could not be counted, so deferral is left as set and approval is set as if some were gated: %v\n", err)
+		return -1, -1
 	}
-	return server.ServedCount(set)
+	for _, t := range set.Tools() {
+		if g, ok := t.(exposure.Confirmable); ok && t.MCPExposable() && g.NeedsConfirm() {
+			gated++
+		}
+	}
+	return server.ServedCount(set), gated
 }

@@ -291,8 +291,9 @@ func TestBundleIsReproducibleAndAsksForSecretsInTheEnvironment(t *testing.T) {
 			t.Errorf("env %s = %q, want its user_config entry", name, got)
 		}
 	}
-	// The serving settings, and no user configuration, are arguments.
-	if want := []string{"serve", "--confirm-tag=ops:prod", "--global-flag=password", "--name=fisk-fixture", "${__dirname}/apps/fisk-fixture"}; !slices.Equal(m.Server.MCPConfig.Args, want) {
+	// The serving settings, and no user configuration, are arguments; the
+	// fixture's gated tools are approved in the browser.
+	if want := []string{"serve", "--confirm-tag=ops:prod", "--global-flag=password", "--name=fisk-fixture", "--approval=browser", "${__dirname}/apps/fisk-fixture"}; !slices.Equal(m.Server.MCPConfig.Args, want) {
 		t.Errorf("args = %q, want %q", m.Server.MCPConfig.Args, want)
 	}
 
