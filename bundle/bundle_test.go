@@ -186,3 +186,20 @@ func TestCheckBinaryJudgesTheExecutableFormat(t *testing.T) {
 		t.Errorf("a script: %v", err)
 	}
 }
+
+func TestTheLongDescriptionSaysHowGatedToolsAreApproved(t *testing.T) {
+	s := Spec{Tools: []Tool{{Name: "rm", Gated: true}, {Name: "ls"}}}
+	if d := s.longDescription(); !strings.Contains(d, "1 of them need a person's approval") || !strings.Contains(d, "refused") {
+		t.Errorf("without browser approval: %q", d)
+	}
+	for _, args := range [][]string{{"--approval=browser"}, {"--approval", "elicit-or-browser"}} {
+		s.ServeArgs = args
+		if d := s.longDescription(); !strings.Contains(d, "asks in your browser") || strings.Contains(d, "refused") {
+			t.Errorf("with %q: %q", args, d)
+		}
+	}
+	s.Tools = s.Tools[1:]
+	if d := s.longDescription(); strings.Contains(d, "approval") {
+		t.Errorf("without gated tools: %q", d)
+	}
+}

@@ -114,15 +114,34 @@ func (s Spec) Manifest() Manifest {
 	return m
 }
 
-// longDescription says what the bundle serves, and that Claude Desktop
-// cannot ask a person to approve its gated tools.
+// longDescription says what the bundle serves, and how its gated tools
+// are approved: Claude Desktop cannot ask a person itself.
 func (s Spec) longDescription() string {
 	gated := s.Gated()
 	text := fmt.Sprintf("Serves %d commands of fisk command-line applications as MCP tools through fisk-mcp %s, run as an argument vector, never through a shell.", len(s.Tools), s.ServerVersion)
 	if gated > 0 {
 		text += fmt.Sprintf("\n\n%d of them need a person's approval for every call, which Claude Desktop cannot ask for itself (it has no MCP elicitation).", gated)
+		if s.asksInTheBrowser() {
+			text += " fisk-mcp asks in your browser instead: a page on this computer shows the exact command, and only a click on Approve runs it."
+		} else {
+			text += " Their calls are refused."
+		}
 	}
 	return text
+}
+
+// asksInTheBrowser reports whether the server's flags have it ask for
+// approval in the browser.
+func (s Spec) asksInTheBrowser() bool {
+	for i, a := range s.ServeArgs {
+		switch {
+		case a == "--approval=browser" || a == "--approval=elicit-or-browser":
+			return true
+		case a == "--approval" && i+1 < len(s.ServeArgs):
+			return s.ServeArgs[i+1] == "browser" || s.ServeArgs[i+1] == "elicit-or-browser"
+		}
+	}
+	return false
 }
 
 // Gated counts the gated tools of s.
