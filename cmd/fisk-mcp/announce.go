@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/fisk-mcp/fisk-mcp/clients"
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/listing"
@@ -23,11 +24,11 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
 	listing.Environment(set, l.apps, l.env).Log(log)
 	if len(gated) > 0 {
-		how := "each call asks the person through the client's elicitation and runs only on approval; clients that cannot ask are refused"
-		if sp.HTTP.Stateless {
-			how = "each call asks the person through the client's elicitation and runs only on approval; stateless HTTP cannot ask clients older than 2026-07-28, so they are refused"
-		}
-		log.Info("gated tools need a person's approval", "tools", gated, "how", how, "wait", sp.Approval.Timeout)
+		how, wait := approvalHow(sp)
+		log.Info("gated tools need a person's approval", "tools", gated, "how", how, "wait", wait)
+	}
+	if addr != "" && sp.ApproverToken != "" {
+		log.Info("approvals are decided on the approval page, with the approver token", "url", "http://"+server.ConnectAddr(addr)+"/approvals")
 	}
 	if addr == "" {
 		log.Info("serving MCP over stdio", "timeout", sp.Server.Timeout, "concurrency", sp.Server.Concurrency)
@@ -53,4 +54,28 @@ func tokenSource(sp *servingPlan) string {
 		return "--token-file"
 	}
 	return execrunner.TokenEnvVar
+}
+
+// approvalHow says how gated calls reach a person under sp, and how long
+// they wait.
+func approvalHow(sp *servingPlan) (how, wait string) {
+	a := sp.Approval
+	elicitWait, browserWait := a.Timeout, a.Timeout
+	if a.Timeout == 0 {
+		elicitWait, browserWait = elicit.DefaultTimeout, elicit.DefaultBrowserTimeout
+	}
+	page := "a page opened in this machine's browser"
+	if sp.ApproverToken != "" {
+		page = "the approval page of this server (/approvals, with the approver token)"
+	}
+	switch a.Mode {
+	case elicit.ModeBrowser:
+		return "each call waits for a click on Approve on " + page + " and runs only then; the client is never asked", browserWait.String()
+	case elicit.ModeElicitOrBrowser:
+		return "each call asks the person through the client's elicitation, or, when the client cannot ask, on " + page + "; it runs only on approval, and a decline through the client is final", elicitWait.String() + " through the client, " + browserWait.String() + " in the browser"
+	}
+	if sp.HTTP.Stateless {
+		return "each call asks the person through the client's elicitation and runs only on approval; stateless HTTP cannot ask clients older than 2026-07-28, so they are refused", elicitWait.String()
+	}
+	return "each call asks the person through the client's elicitation and runs only on approval; clients that cannot ask are refused", elicitWait.String()
 }

@@ -81,3 +81,21 @@ func TestAWaitInTheBrowserLongerThanClientsWaitIsWarnedAbout(t *testing.T) {
 		t.Errorf("no warning about a 2m wait in the browser: %s", logs.String())
 	}
 }
+
+func TestTheStartupLineSaysHowGatedCallsAreApproved(t *testing.T) {
+	cases := []struct {
+		sp        servingPlan
+		how, wait string
+	}{
+		{servingPlan{}, "clients that cannot ask are refused", "2m0s"},
+		{servingPlan{Approval: elicit.Options{Mode: elicit.ModeBrowser}}, "a page opened in this machine's browser", "50s"},
+		{servingPlan{Approval: elicit.Options{Mode: elicit.ModeBrowser, Timeout: 30 * time.Second}, ApproverToken: "x"}, "/approvals", "30s"},
+		{servingPlan{Approval: elicit.Options{Mode: elicit.ModeElicitOrBrowser}}, "a decline through the client is final", "2m0s through the client, 50s in the browser"},
+	}
+	for _, c := range cases {
+		how, wait := approvalHow(&c.sp)
+		if !strings.Contains(how, c.how) || wait != c.wait {
+			t.Errorf("%+v: how %q, wait %q; want %q and %q", c.sp.Approval, how, wait, c.how, c.wait)
+		}
+	}
+}

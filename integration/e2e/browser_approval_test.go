@@ -328,3 +328,71 @@ func TestSharedApprovalPageOfAnyReplicaDecidesAPendingCall(t *testing.T) {
 		t.Errorf("logged decision %v, want approved", rec["decision"])
 	}
 }
+
+// TestBrowserApprovalOfTheBuiltServerRefusesWhatIsNotThePersonsClick: the
+// page's address alone, a decision from another origin, or one without the
+// page's cookie approve nothing; a second use of the address cancels the
+// approval. Each is proven by the file touch would create.
+func TestBrowserApprovalOfTheBuiltServerRefusesWhatIsNotThePersonsClick(t *testing.T) {
+	o := newPageOpener(t)
+	s := startStdio(t, client{protocol: modernProtocol}, "--approval", "browser", "--approval-opener", o.script, fixtureBin)
+	path := filepath.Join(t.TempDir(), "touched")
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
+		if err != nil {
+			t.Error(err)
+		}
+		results <- res
+	}()
+	raw := await(t, o.urls, "the approval page to be opened")
+	u, _ := url.Parse(raw)
+	decide := u.Scheme + "://" + u.Host + u.Path + "/decide"
+
+	p := newPerson(t)
+	_, csrf := p.open(raw)
+
+	// A page of another origin posting the person's form, token and all:
+	// the browser would send its own origin.
+	req, _ := http.NewRequest(http.MethodPost, decide, strings.NewReader(url.Values{"csrf": {csrf}, "decision": {"approve"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://127.0.0.1:1")
+	if resp, err := p.c.Do(req); err != nil || resp.StatusCode == http.StatusOK {
+		t.Errorf("a cross-origin decision was accepted (%v)", err)
+	} else {
+		resp.Body.Close()
+	}
+	// Someone without the cookie, who has the CSRF token somehow.
+	if code, _ := newPerson(t).post(decide, url.Values{"csrf": {csrf}, "decision": {"approve"}}); code == http.StatusOK {
+		t.Error("a decision without the page's cookie was accepted")
+	}
+	if exists(path) {
+		t.Fatal("the command ran without the person's click")
+	}
+	// A second use of the address cancels the approval.
+	if resp, err := newPerson(t).c.Get(raw); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			t.Errorf("a second use of the address opened the page")
+		}
+	}
+	res := await(t, results, "the call to end")
+	if res == nil || !res.IsError || !strings.Contains(text(res), "opened twice") || exists(path) {
+		t.Fatalf("after a reused address: isError %v, ran %v: %s", res != nil && res.IsError, exists(path), text(res))
+	}
+	// The person's own click comes too late: the approval has its one
+	// decision, and with nothing pending the listener is gone.
+	req, _ = http.NewRequest(http.MethodPost, decide, strings.NewReader(url.Values{"csrf": {csrf}, "decision": {"approve"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+	if resp, err := p.c.Do(req); err == nil {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK && !strings.Contains(string(b), "cancel") {
+			t.Errorf("a decision after the cancellation reads as taken: %s", b)
+		}
+	}
+	if exists(path) {
+		t.Fatal("the command ran after the approval was cancelled")
+	}
+}
