@@ -1,7 +1,7 @@
 // Package elicit is the approval gate of fisk-mcp: before a gated command
-// runs, the person behind the MCP client is asked, through elicitation, to
-// approve exactly that command, and anything other than an explicit approval
-// fails closed.
+// runs, the person behind the MCP client is asked, through elicitation or
+// in their browser, to approve exactly that command, and anything other
+// than an explicit approval fails closed.
 //
 // # One code path for every protocol version
 //
@@ -46,6 +46,23 @@
 // waits inside the server for elicitation/create; [Gate.Middleware] bounds
 // that wait and only that wait, so a command that was approved runs with the
 // call's own context, under its own timeout.
+//
+// # Asking in the browser
+//
+// Some clients cannot ask (Claude Desktop declares no elicitation) or drop
+// or auto-decline the question (Cursor over stdio, Codex). With
+// Options.Mode ModeBrowser the gate never asks the client and shows the
+// call to the person on a page of package browser instead; with
+// ModeElicitOrBrowser it asks the client when the client can and the
+// browser when it cannot, and a decline through the client stays final.
+// Such a call blocks inside the tools/call, telling a client that sent a
+// progress token that it waits, until the person decides, the wait
+// (DefaultBrowserTimeout, to fit the client's own request timeout) ends or
+// the call is cancelled. No request state crosses the client, so nothing
+// the client sends can answer it, and the result texts are those of the
+// same endings through elicitation. The call is bound to what the page
+// showed because it is the very call prepared once; the caller's check
+// right before the run refuses a tool that changed meanwhile.
 //
 // # What it deliberately does not do
 //
