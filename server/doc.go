@@ -63,7 +63,10 @@
 //  7. Gate: [elicit.Gate.Check] asks, judges the answer against the
 //     prepared call and its binding and records it in the replay store
 //     (each answer is used once; a store that cannot record refuses), or
-//     asks again when the answer does not answer the question asked.
+//     asks again when the answer does not answer the question asked. In
+//     browser approval (elicit.ModeBrowser, or ModeElicitOrBrowser for a
+//     client that cannot ask) it instead waits, inside this pass, for the
+//     person's click on the page showing this prepared call.
 //  8. Slot: a concurrency slot within its client's share (an HTTP client
 //     may not hold every slot), waiting as long as the call's context allows.
 //  9. Same tool?: after every wait, the name must still have the call's
