@@ -34,12 +34,27 @@ func (s *Server) registrations(set *exposure.ToolSet) map[string]registration {
 	return want
 }
 
-// registrationKeys returns the registrationKey of each of the named
-// registrations of want.
-func registrationKeys(want map[string]registration, names []string) []string {
-	keys := make([]string, len(names))
-	concurrently(len(names), func(i int) { keys[i] = registrationKey(want[names[i]].tool) })
-	return keys
+// changed returns the registrations of want, in name order, that the SDK
+// does not hold as they are: new names, and names registered with another
+// descriptor (see registrationKey). Only a name registered before is
+// encoded to be compared, so the first registration of a set, on the
+// start-up path, encodes nothing.
+func (s *Server) changed(want map[string]registration) []registration {
+	names := sortedNames(want)
+	same := make([]bool, len(names))
+	concurrently(len(names), func(i int) {
+		if old, ok := s.added[names[i]]; ok {
+			key := registrationKey(old)
+			same[i] = key != "" && key == registrationKey(want[names[i]].tool)
+		}
+	})
+	var add []registration
+	for i, name := range names {
+		if !same[i] {
+			add = append(add, want[name])
+		}
+	}
+	return add
 }
 
 // addTools registers each of regs with the SDK.

@@ -23,8 +23,8 @@ type Server struct {
 	mcp     *mcp.Server
 	slots   *slotPool
 	calls   *callTracker
-	publish sync.Mutex        // serialises Publish
-	added   map[string]string // registered name -> registrationKey
+	publish sync.Mutex           // serialises Publish
+	added   map[string]*mcp.Tool // registered name -> the descriptor registered
 	// listing is what tools/list answers for the set last registered, and
 	// catalog the search index of the set last searched.
 	listing atomic.Pointer[listing]
@@ -55,7 +55,7 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 		tools: tools,
 		slots: newSlotPool(cfg.Concurrency, cfg.ClientConcurrency),
 		calls: newCallTracker(),
-		added: map[string]string{},
+		added: map[string]*mcp.Tool{},
 	}
 	caps := capabilities()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
@@ -141,14 +141,9 @@ func (s *Server) register(set *exposure.ToolSet) {
 			delete(s.added, name)
 		}
 	}
-	names := sortedNames(want)
-	var add []registration
-	for i, key := range registrationKeys(want, names) {
-		if old, ok := s.added[names[i]]; ok && old == key && key != "" {
-			continue
-		}
-		add = append(add, want[names[i]])
-		s.added[names[i]] = key
+	add := s.changed(want)
+	for _, r := range add {
+		s.added[r.tool.Name] = r.tool
 	}
 	s.addTools(add)
 }
