@@ -26,9 +26,19 @@ import (
 // Besides wall time, each reports cpu-ms/op: the user and system time of
 // the process started (with fisk-mcp, the nats it ran, which it waited
 // for), which a busy machine disturbs far less than the wall clock.
+//
+// With FISK_MCP_BASELINE naming a fisk-mcp built from another commit, each
+// serve mode is measured for it as bin=before right next to the binary
+// under test (bin=after), alternating, so that benchstat -col /bin
+// compares the two from one run.
 func BenchmarkStartup(b *testing.B) {
 	fiskMCP, nats := requireBinaries(b)
 	sb := newSandbox(b)
+	type binary struct{ name, path string }
+	bins := []binary{{"after", fiskMCP}}
+	if base := os.Getenv(baselineEnv); base != "" {
+		bins = []binary{{"before", base}, {"after", fiskMCP}}
+	}
 
 	b.Run("introspect", func(b *testing.B) {
 		var cpu time.Duration
@@ -76,38 +86,52 @@ func BenchmarkStartup(b *testing.B) {
 		{"serve-full", []string{"--defer", "never"}, natsVisibleLeaves},
 		{"serve-full-output-schema", []string{"--defer", "never", "--output-schema"}, natsVisibleLeaves},
 	} {
-		b.Run(mode.name, func(b *testing.B) {
-			client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-startup-bench", Version: "1.0.0"}, nil)
-			args := append(append(append([]string{"serve"}, natsPolicy...), mode.args...), nats)
-			var cpu time.Duration
-			for b.Loop() {
-				cmd := exec.Command(fiskMCP, args...)
-				cmd.Env = sb.env()
-				cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-				if err != nil {
-					b.Fatalf("connecting to %s: %v", cmd, err)
-				}
-				n := 0
-				for _, err := range cs.Tools(b.Context(), nil) {
-					if err != nil {
-						b.Fatalf("listing tools: %v", err)
-					}
-					n++
-				}
-				if n == 0 || (mode.tools != 0 && n != mode.tools) {
-					b.Fatalf("listed %d tools, want %d", n, mode.tools)
-				}
-				b.StopTimer()
-				_ = cs.Close() // closes stdin and waits for fisk-mcp to exit
-				if cmd.ProcessState != nil {
-					cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-				}
-				b.StartTimer()
+		for _, bin := range bins {
+			name := mode.name
+			if len(bins) > 1 {
+				name += "/bin=" + bin.name
 			}
-			reportCPU(b, cpu)
-		})
+			b.Run(name, func(b *testing.B) { benchmarkServe(b, sb, bin.path, nats, mode.args, mode.tools) })
+		}
 	}
 }
+
+// benchmarkServe measures start → first tools/list of fiskMCP serving nats
+// with args; tools is how many it must list, 0 for any number.
+func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-startup-bench", Version: "1.0.0"}, nil)
+	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
+	var cpu time.Duration
+	for b.Loop() {
+		cmd := exec.Command(fiskMCP, args...)
+		cmd.Env = sb.env()
+		cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			b.Fatalf("connecting to %s: %v", cmd, err)
+		}
+		n := 0
+		for _, err := range cs.Tools(b.Context(), nil) {
+			if err != nil {
+				b.Fatalf("listing tools: %v", err)
+			}
+			n++
+		}
+		if n == 0 || (tools != 0 && n != tools) {
+			b.Fatalf("listed %d tools, want %d", n, tools)
+		}
+		b.StopTimer()
+		_ = cs.Close() // closes stdin and waits for fisk-mcp to exit
+		if cmd.ProcessState != nil {
+			cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
+		b.StartTimer()
+	}
+	reportCPU(b, cpu)
+}
+
+// baselineEnv names a fisk-mcp binary built from another commit, for
+// BenchmarkStartup to measure beside the one under test.
+const baselineEnv = "FISK_MCP_BASELINE"
 
 func reportCPU(b *testing.B, cpu time.Duration) {
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
