@@ -118,7 +118,7 @@ var timestamp = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})([T ])(\d{2}):(\d{2
 const volatileWindow = 48 * time.Hour
 
 func (n normaliser) text(s string) string {
-	if !strings.ContainsRune(s, ':') || !timestamp.MatchString(s) {
+	if !strings.ContainsRune(s, ':') || !hasDate(s) || !timestamp.MatchString(s) {
 		return s
 	}
 	return timestamp.ReplaceAllStringFunc(s, func(match string) string {
@@ -132,6 +132,33 @@ func (n normaliser) text(s string) string {
 		}
 		return placeholder(sub)
 	})
+}
+
+// hasDate reports whether s holds dddd-dd-dd, which every timestamp
+// starts with: most text holds none, and this is far cheaper than the
+// regular expression that would say so (the model is stabilised on every
+// start, before the first tools/list).
+func hasDate(s string) bool {
+	for i := 4; i+6 <= len(s); i++ {
+		j := strings.IndexByte(s[i:], '-')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+6 <= len(s) && digits(s[i-4:i]) && digits(s[i+1:i+3]) && s[i+3] == '-' && digits(s[i+4:i+6]) {
+			return true
+		}
+	}
+	return false
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // placeholder writes a matched timestamp's shape with letters for digits:

@@ -100,3 +100,20 @@ func advertised(t *testing.T, s *exposure.ToolSet) string {
 	}
 	return string(data)
 }
+
+// Text is only searched for timestamps when it holds a date; the cheap
+// check for one must not miss a date anywhere in the text.
+func TestStabiliseFindsATimestampWhereverItStands(t *testing.T) {
+	now := time.Date(2026, 12, 1, 21, 5, 57, 0, time.UTC)
+	for s, want := range map[string]string{
+		"2026-12-01 21:05:57":         "YYYY-MM-DD hh:mm:ss",
+		"x-2026-12-01T21:05:57Z":      "x-YYYY-MM-DDThh:mm:ssZ",
+		"a-b-c (eg 2026-11-30 08:00)": "a-b-c (eg YYYY-MM-DD hh:mm)",
+		"2026-1-01 10:00":             "2026-1-01 10:00",
+		"01-12-2026 10:00":            "01-12-2026 10:00",
+	} {
+		if got := exposure.StabiliseText(s, now); got != want {
+			t.Errorf("StabiliseText(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
