@@ -308,24 +308,17 @@ func collisionError(first, c *candidate) error {
 }
 
 // compileAll builds the tools of the winning candidates, compiling command
-// schemas and descriptor hashes on all CPUs. Results keep the candidates' order,
-// and every error is reported in that order, so neither depends on
-// scheduling.
-func compileAll(cands []candidate, p Policy) ([]builtTool, error) {
-	tools := make([]builtTool, len(cands))
+// schemas on all CPUs. Results keep the candidates' order, and every error
+// is reported in that order, so neither depends on scheduling.
+func compileAll(cands []candidate, p Policy) ([]Tool, error) {
+	tools := make([]Tool, len(cands))
 	errs := make([]error, len(cands))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(cands)) {
 		wg.Go(func() {
 			for j := int(next.Add(1) - 1); j < len(cands); j = int(next.Add(1) - 1) {
-				t, err := cands[j].tool(p)
-				if err != nil {
-					errs[j] = err
-					continue
-				}
-				d, core := descriptorHashes(t)
-				tools[j] = builtTool{tool: t, descriptor: d, core: core}
+				tools[j], errs[j] = cands[j].tool(p)
 			}
 		})
 	}

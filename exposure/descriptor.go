@@ -23,9 +23,10 @@ type digest [32]byte
 // change is how a search ranks, and a search index is built from each
 // published set itself, not from the diff, so it follows them anyway.
 //
-// It is computed once, at build time, by streaming the descriptor in
-// canonical form (package canonical) into SHA-256: marshalling the schema
-// with encoding/json and hashing the result costs as much as compiling it.
+// It is computed once per tool of a set, when first needed (see member),
+// by streaming the descriptor in canonical form (package canonical) into
+// SHA-256: marshalling the schema with encoding/json and hashing the
+// result costs as much as compiling it.
 func descriptorHash(t Tool) digest {
 	d, _ := descriptorHashes(t)
 	return d

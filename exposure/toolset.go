@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -23,39 +24,48 @@ type Skip struct {
 // a nil *ToolSet is an empty set.
 type ToolSet struct {
 	tools    []Tool // sorted by name
-	byName   map[string]Tool
-	descHash map[string]digest // descriptor hashes, for Diff
-	bindings map[string]digest // descriptors and binaries, for Binding
+	byName   map[string]*member
 	warnings []string
 	skipped  []Skip
 }
 
-// builtTool is a tool with its descriptor hashes (see descriptorHashes),
-// computed once at build time so that Diff never re-serialises a schema.
-type builtTool struct {
+// member is a tool of a set with its hashes (see descriptorHashes and
+// bindingOf), computed once, when first asked for: by Diff, on a reload,
+// or by Binding, on the tool's first call. Hashing every schema when the
+// set is built would put it on the start-up path, before the first
+// tools/list, which needs none of it.
+type member struct {
 	tool       Tool
-	descriptor digest
-	core       digest
+	once       sync.Once
+	descriptor digest // for Diff
+	binding    digest // for Binding
+}
+
+func (m *member) hashes() *member {
+	m.once.Do(func() {
+		d, core := descriptorHashes(m.tool)
+		m.descriptor, m.binding = d, bindingOf(m.tool, d, core)
+	})
+	return m
 }
 
 // newToolSet indexes tools, whose names are already unique. It also
-// fixes the content of every command's binary in its binding (see
+// fixes the content of every command's binary that its binding holds (see
 // bindingOf): the file introspected by Load, or, for a model the caller
-// supplied, the file at the path now.
-func newToolSet(tools []builtTool, warnings []string, skipped []Skip) *ToolSet {
+// supplied, the file at the path now, however much later a binding is
+// first asked for.
+func newToolSet(tools []Tool, warnings []string, skipped []Skip) *ToolSet {
 	s := &ToolSet{
-		tools:    make([]Tool, len(tools)),
-		byName:   make(map[string]Tool, len(tools)),
-		descHash: make(map[string]digest, len(tools)),
-		bindings: make(map[string]digest, len(tools)),
+		tools:    slices.Clone(tools),
+		byName:   make(map[string]*member, len(tools)),
 		warnings: warnings,
 		skipped:  skipped,
 	}
-	for i, b := range tools {
-		s.tools[i] = b.tool
-		s.byName[b.tool.Name()] = b.tool
-		s.descHash[b.tool.Name()] = b.descriptor
-		s.bindings[b.tool.Name()] = bindingOf(b.tool, b.descriptor, b.core)
+	for _, t := range tools {
+		s.byName[t.Name()] = &member{tool: t}
+		if b, ok := t.(binaryBacked); ok {
+			b.program().get()
+		}
 	}
 	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return s
@@ -67,8 +77,11 @@ func (s *ToolSet) Lookup(name string) (Tool, bool) {
 	if s == nil {
 		return nil, false
 	}
-	t, ok := s.byName[name]
-	return t, ok
+	m, ok := s.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return m.tool, true
 }
 
 // Binding identifies the tool called name as a whole: for a command, what
@@ -89,10 +102,11 @@ func (s *ToolSet) Binding(name string) (binding string, ok bool) {
 	if s == nil {
 		return "", false
 	}
-	b, ok := s.bindings[name]
+	m, ok := s.byName[name]
 	if !ok {
 		return "", false
 	}
+	b := m.hashes().binding
 	return hex.EncodeToString(b[:]), true
 }
 
@@ -151,7 +165,7 @@ func Diff(old, new *ToolSet) SetDiff {
 		name := t.Name()
 		if _, ok := old.Lookup(name); !ok {
 			d.Added = append(d.Added, name)
-		} else if old.descHash[name] != new.descHash[name] {
+		} else if old.byName[name].hashes().descriptor != new.byName[name].hashes().descriptor {
 			d.Changed = append(d.Changed, name)
 		}
 	}
