@@ -81,7 +81,9 @@ func (t *commandTool) Description() string         { return t.description }
 func (t *commandTool) ModelDescription() string    { return t.modelDesc }
 func (t *commandTool) InputSchema() map[string]any { return t.cmd.InputSchema() }
 func (t *commandTool) MCPExposable() bool          { return true }
-func (t *commandTool) A2AExposable() bool          { return true }
+
+func (t *commandTool) ReadInputSchema(read func(map[string]any)) { t.cmd.ReadInputSchema(read) }
+func (t *commandTool) A2AExposable() bool                        { return true }
 
 func (t *commandTool) Behavior() Behavior         { return t.behavior }
 func (t *commandTool) Kind() Kind                 { return KindApplication }

@@ -24,6 +24,14 @@ type Tool interface {
 	A2AExposable() bool
 }
 
+// SchemaReader is implemented by tools that can lend their advertised
+// schema to a reader that only looks at it, without the copy InputSchema
+// makes: encoding a large set's schemas is on the start-up path. read must
+// neither modify nor keep the map.
+type SchemaReader interface {
+	ReadInputSchema(read func(map[string]any))
+}
+
 // Confirmable is implemented by every tool that can say whether it needs a
 // person's approval. A serving surface refuses a tool that does not implement
 // it, before validating anything: "needs no gate" and "cannot report a gate"

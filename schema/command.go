@@ -338,6 +338,11 @@ func (c *Command) Mode() Mode { return c.mode }
 // InputSchema returns the advertised schema as a deep copy the caller owns.
 func (c *Command) InputSchema() map[string]any { return cloneMap(c.schema) }
 
+// ReadInputSchema calls read with the advertised schema itself, which read
+// must neither modify nor keep: it is for a reader that only looks at it
+// once (to encode it), which InputSchema would make copy it first.
+func (c *Command) ReadInputSchema(read func(map[string]any)) { read(c.schema) }
+
 // Globals returns the names of the global flags merged into this command,
 // in declaration order (a global colliding with the command's own flag or
 // argument is not among them).

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -145,5 +146,18 @@ func TestRestrictedModeAssertsTheURIFormatItAdvertises(t *testing.T) {
 	_, err := c.Render([]byte(`{"url":"/relative"}`))
 	if err == nil || !strings.Contains(err.Error(), `/url: string "/relative" is not a valid uri`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestReadInputSchemaLendsWhatInputSchemaCopies(t *testing.T) {
+	_, leaves := decodeLeaves(t, brokenDoc(`{"type":"string","enum":["a","b"]}`))
+	c, err := NewCommand(leaves[0].Path, leaves[0].Command, nil, Restricted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lent map[string]any
+	c.ReadInputSchema(func(s map[string]any) { lent = s })
+	if !reflect.DeepEqual(lent, c.InputSchema()) {
+		t.Errorf("ReadInputSchema lends %v, InputSchema copies %v", lent, c.InputSchema())
 	}
 }

@@ -88,7 +88,7 @@ func descriptor(t exposure.Tool, outputSchema bool) *mcp.Tool {
 		Name:        t.Name(),
 		Title:       titleOf(t),
 		Description: t.ModelDescription(),
-		InputSchema: encodedSchema(t.InputSchema()),
+		InputSchema: inputSchema(t),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: b.ReadOnly, IdempotentHint: b.Idempotent, OpenWorldHint: &b.OpenWorld},
 	}
 	desc.Meta = vendorMeta(t, desc.Title)
@@ -99,6 +99,23 @@ func descriptor(t exposure.Tool, outputSchema bool) *mcp.Tool {
 		desc.OutputSchema = commandOutputSchema()
 	}
 	return desc
+}
+
+// inputSchema is t's input schema in the JSON encoding the SDK sends (see
+// encodedSchema), read without a copy when t lends it.
+func inputSchema(t exposure.Tool) any {
+	if r, ok := t.(exposure.SchemaReader); ok {
+		var encoded any
+		r.ReadInputSchema(func(s map[string]any) {
+			if raw, ok := encodedSchema(s).(json.RawMessage); ok {
+				encoded = raw
+			}
+		})
+		if encoded != nil {
+			return encoded
+		}
+	}
+	return encodedSchema(t.InputSchema())
 }
 
 // encodedSchema is s in the JSON encoding the SDK sends; s itself when it
