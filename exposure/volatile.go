@@ -3,6 +3,7 @@ package exposure
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/choria-io/fisk"
@@ -42,9 +43,17 @@ func stabilise(m *fisk.ApplicationModel, now time.Time) {
 	}
 	n.flags(m.FlagGroupModel)
 	n.args(m.ArgGroupModel)
-	if m.CmdGroupModel != nil {
-		n.commands(m.Commands)
+	if m.CmdGroupModel == nil {
+		return
 	}
+	// The top-level commands share nothing, so each is rewritten on its
+	// own goroutine: the model is stabilised on every start, before the
+	// first tools/list.
+	var wg sync.WaitGroup
+	for _, c := range m.Commands {
+		wg.Go(func() { n.commands([]*fisk.CmdModel{c}) })
+	}
+	wg.Wait()
 }
 
 type normaliser struct{ now time.Time }
