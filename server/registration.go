@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"runtime"
 	"sync"
 
@@ -11,14 +12,16 @@ import (
 // Registering a large set is CPU work that sits on the start-up path before
 // the first tools/list: each descriptor encodes its input schema, and the
 // SDK's AddTool decodes it twice more to check it (nats: 230 tools, about
-// 20 ms on one CPU). Every tool's work is independent of the others', so it
-// is spread over the CPUs. The SDK's Server guards its tool list with its
+// 20 ms on one CPU; a deferred set registers most of its tools without
+// their schemas, see dispatchDescriptor). Every tool's work is independent
+// of the others', so it is spread over the CPUs. The SDK's Server guards its tool list with its
 // own lock; the order of AddTool calls does not matter, since it lists
 // tools sorted by name.
 
 // registrations returns the registration of every MCP-exposable tool of
-// set, by name.
-func (s *Server) registrations(set *exposure.ToolSet) map[string]registration {
+// set, by name. When the set is deferred, a tool the list leaves out is
+// registered for dispatch only (see dispatchDescriptor).
+func (s *Server) registrations(set *exposure.ToolSet, deferred bool) map[string]registration {
 	var tools []exposure.Tool
 	for _, t := range set.Tools() {
 		if t.MCPExposable() {
@@ -26,12 +29,67 @@ func (s *Server) registrations(set *exposure.ToolSet) map[string]registration {
 		}
 	}
 	descs := make([]*mcp.Tool, len(tools))
-	concurrently(len(tools), func(i int) { descs[i] = descriptor(tools[i], s.cfg.OutputSchema) })
+	concurrently(len(tools), func(i int) {
+		if t := tools[i]; deferred && !exposure.NoDefer(t) && dispatchable(t) {
+			descs[i] = dispatchDescriptor(t)
+		} else {
+			descs[i] = descriptor(t, s.cfg.OutputSchema)
+		}
+	})
 	want := make(map[string]registration, len(tools))
 	for i, t := range tools {
 		want[t.Name()] = registration{tool: descs[i], handler: s.handler(t.Name()), noDefer: exposure.NoDefer(t)}
 	}
 	return want
+}
+
+// A deferred set's tools/list is the server's own (see listMiddleware), so
+// the SDK never shows a client the descriptor of a tool the list leaves
+// out: it only routes the tool's calls by name. Such a tool is registered
+// with the least AddTool accepts, which spares the start-up path the
+// encoding of its schema and the SDK's two decodes of it (nats: 228 of 230
+// tools). What describe_tools returns is built from the tool itself.
+//
+// dispatchDescriptor is that registration.
+func dispatchDescriptor(t exposure.Tool) *mcp.Tool {
+	return &mcp.Tool{Name: t.Name(), InputSchema: dispatchSchema}
+}
+
+var dispatchSchema = json.RawMessage(`{"type":"object"}`)
+
+// dispatchable reports whether the SDK would treat t's own descriptor
+// like dispatchDescriptor's: its schema is an object (AddTool refuses any
+// other, and must go on refusing it where it did, at registration) and
+// names no x-mcp-header anywhere, which the SDK reads from the registered
+// schema to check a call's HTTP headers.
+func dispatchable(t exposure.Tool) bool {
+	ok := false
+	check := func(s map[string]any) { ok = s["type"] == "object" && !mentions(s, "x-mcp-header") }
+	if r, lends := t.(exposure.SchemaReader); lends {
+		r.ReadInputSchema(check)
+	} else {
+		check(t.InputSchema())
+	}
+	return ok
+}
+
+// mentions reports whether key is a member of any object within v.
+func mentions(v any, key string) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if k == key || mentions(e, key) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if mentions(e, key) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // changed returns the registrations of want, in name order, that the SDK

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
 	"sync/atomic"
 	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
 func TestConcurrentlyCallsEachIndexOnce(t *testing.T) {
@@ -29,4 +33,50 @@ func TestConcurrentlyRaisesAPanicInTheCaller(t *testing.T) {
 		}
 	})
 	t.Error("concurrently returned after f panicked")
+}
+
+// A deferred set's unlisted tools are registered with the SDK for their
+// calls only; a listed tool, and every tool of a full list, with its
+// descriptor.
+func TestDeferredToolsAreRegisteredForDispatchOnly(t *testing.T) {
+	set := fixtureSet(t, exposure.Policy{})
+	for _, mode := range []DeferMode{DeferAlways, DeferNever} {
+		s, _ := newServer(t, Config{Defer: mode}, set)
+		for _, tool := range set.Tools() {
+			if !tool.MCPExposable() {
+				continue
+			}
+			got, _ := json.Marshal(s.added[tool.Name()])
+			want, _ := json.Marshal(descriptor(tool, false))
+			if mode == DeferAlways && !exposure.NoDefer(tool) {
+				want, _ = json.Marshal(dispatchDescriptor(tool))
+			}
+			if string(got) != string(want) {
+				t.Errorf("%s: %s registered %s, want %s", mode, tool.Name(), got, want)
+			}
+		}
+	}
+}
+
+// The SDK checks a call's HTTP headers against the x-mcp-header names of
+// the registered schema, so a tool naming one keeps its schema with the
+// SDK even when the list leaves it out.
+func TestAToolNamingAnHTTPHeaderIsRegisteredWithItsSchema(t *testing.T) {
+	tool, err := exposure.NewCustomTool(exposure.CustomSpec{
+		Name:        "regional",
+		Description: "Takes its region from a header too",
+		InputSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"region": map[string]any{"type": "string", "x-mcp-header": "Region"}},
+		},
+		Fn: func(_ context.Context, input json.RawMessage) (json.RawMessage, error) { return input, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newServer(t, Config{Defer: DeferAlways}, customSet(t, tool))
+	got, _ := json.Marshal(s.added["regional"])
+	if want, _ := json.Marshal(descriptor(tool, false)); string(got) != string(want) {
+		t.Errorf("registered %s, want the whole descriptor %s", got, want)
+	}
 }

@@ -115,9 +115,10 @@ type registration struct {
 //
 // Callers hold s.publish (or own s exclusively, as New does).
 func (s *Server) register(set *exposure.ToolSet) {
-	want := s.registrations(set)
+	deferred := s.deferred(set)
+	want := s.registrations(set, deferred)
 	l := &listing{}
-	if s.deferred(set) {
+	if deferred {
 		for _, d := range discoveryTools {
 			if _, taken := want[d.name]; taken {
 				s.log.Warn("a served tool has the name of a discovery tool; while the list is deferred, call it through "+anyExecutor.name, "tool", d.name)
