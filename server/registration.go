@@ -1,11 +1,11 @@
 package server
 
 import (
-	"encoding/json"
 	"runtime"
 	"sync"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -47,15 +47,20 @@ func (s *Server) registrations(set *exposure.ToolSet, deferred bool) map[string]
 // the SDK never shows a client the descriptor of a tool the list leaves
 // out: it only routes the tool's calls by name. Such a tool is registered
 // with the least AddTool accepts, which spares the start-up path the
-// encoding of its schema and the SDK's two decodes of it (nats: 228 of 230
-// tools). What describe_tools returns is built from the tool itself.
+// encoding of its schema and the SDK's decodes of it (nats: 228 of 230
+// tools). The schema is a *jsonschema.Schema because AddTool checks that
+// type without decoding it; every other type it decodes, with a fresh 32
+// KiB buffer each time. What describe_tools returns is built from the tool
+// itself.
 //
 // dispatchDescriptor is that registration.
 func dispatchDescriptor(t exposure.Tool) *mcp.Tool {
 	return &mcp.Tool{Name: t.Name(), InputSchema: dispatchSchema}
 }
 
-var dispatchSchema = json.RawMessage(`{"type":"object"}`)
+// dispatchSchema is shared by every dispatch registration; nothing
+// modifies it.
+var dispatchSchema = &jsonschema.Schema{Type: "object"}
 
 // dispatchable reports whether the SDK would treat t's own descriptor
 // like dispatchDescriptor's: its schema is an object (AddTool refuses any
