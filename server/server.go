@@ -108,10 +108,12 @@ type registration struct {
 // register makes the SDK's tools equal to the MCP-exposable tools of set,
 // plus, when set is deferred, the discovery tools, and fixes what tools/list
 // answers. Every served tool is registered in both modes, so a deferred
-// tool is still called directly through the SDK's own path. The listing is
-// stored before the SDK is changed: the SDK sends list_changed for every
-// change of its registrations, a little later, and by then a client that
-// lists again gets the new list.
+// tool is still called directly through the SDK's own path. The SDK sends
+// list_changed for every change of its registrations, a little later, and
+// by then a client that lists again gets the new list: a deferred listing,
+// the server's own, is stored before the SDK is changed; a full one, which
+// the SDK answers, once the SDK holds every descriptor in full (a deferred
+// set registered most of them for dispatch only, see dispatchDescriptor).
 //
 // Callers hold s.publish (or own s exclusively, as New does).
 func (s *Server) register(set *exposure.ToolSet) {
@@ -126,8 +128,8 @@ func (s *Server) register(set *exposure.ToolSet) {
 			want[d.name] = registration{tool: d.descriptor, handler: d.handler(s), noDefer: true}
 		}
 		l = deferredListing(want)
+		s.listing.Store(l)
 	}
-	s.listing.Store(l)
 
 	var gone []string
 	for name := range s.added {
@@ -147,6 +149,9 @@ func (s *Server) register(set *exposure.ToolSet) {
 		s.added[r.tool.Name] = r.tool
 	}
 	s.addTools(add)
+	if !deferred {
+		s.listing.Store(l)
+	}
 }
 
 func sortedNames[V any](m map[string]V) []string {
