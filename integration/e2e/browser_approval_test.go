@@ -396,3 +396,28 @@ func TestBrowserApprovalOfTheBuiltServerRefusesWhatIsNotThePersonsClick(t *testi
 		t.Fatal("the command ran after the approval was cancelled")
 	}
 }
+
+// TestBrowserApprovalNobodyDecidesIsRefusedWhenTheWaitEnds: the page is
+// opened and left alone; when --elicit-timeout passes the call is refused
+// with the timeout's text, and the command does not run.
+func TestBrowserApprovalNobodyDecidesIsRefusedWhenTheWaitEnds(t *testing.T) {
+	o := newPageOpener(t)
+	s := startStdio(t, client{protocol: modernProtocol}, "--approval", "browser", "--elicit-timeout", "1s", "--approval-opener", o.script, fixtureBin)
+	path := filepath.Join(t.TempDir(), "touched")
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
+		if err != nil {
+			t.Error(err)
+		}
+		results <- res
+	}()
+	newPerson(t).open(await(t, o.urls, "the approval page to be opened")) // seen, not decided
+	res := await(t, results, "the wait to end")
+	if res == nil || !res.IsError || !strings.Contains(text(res), "did not answer the approval request within 1s") || exists(path) {
+		t.Fatalf("isError %v, ran %v: %s", res != nil && res.IsError, exists(path), text(res))
+	}
+	if rec := s.log.callRecord(t, "touch"); rec["decision"] != "timeout" {
+		t.Errorf("logged decision %v, want timeout", rec["decision"])
+	}
+}
