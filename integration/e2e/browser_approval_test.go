@@ -120,6 +120,21 @@ func (p *person) decide(page *url.URL, path, csrf string, form url.Values) strin
 	return string(b)
 }
 
+// callInBackground makes the call on cs and hands over its result (nil
+// after a protocol error, which fails the test) once the call has ended;
+// a call asked in the browser waits for the person meanwhile.
+func callInBackground(t *testing.T, cs *mcp.ClientSession, p *mcp.CallToolParams) <-chan *mcp.CallToolResult {
+	results := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(t.Context(), p)
+		if err != nil {
+			t.Error(err)
+		}
+		results <- res
+	}()
+	return results
+}
+
 func redactTicket(u string) string {
 	if i := strings.Index(u, "?"); i >= 0 {
 		return u[:i] + "?[ticket]"
@@ -145,16 +160,9 @@ func TestBrowserApprovalOverStdioRunsOnlyWhatThePersonApproved(t *testing.T) {
 			}}
 			s := startStdio(t, c, "--name", "desk", "--approval", "browser", "--approval-opener", o.script, fixtureBin)
 			path := filepath.Join(t.TempDir(), "touched")
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() {
-				p := &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)}
-				p.SetProgressToken("approval-wait")
-				res, err := s.cs.CallTool(t.Context(), p)
-				if err != nil {
-					t.Error(err)
-				}
-				results <- res
-			}()
+			params := &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)}
+			params.SetProgressToken("approval-wait")
+			results := callInBackground(t, s.cs, params)
 			raw := await(t, o.urls, "the approval page to be opened")
 			u, err := url.Parse(raw)
 			if err != nil || u.Hostname() != "127.0.0.1" || u.Query().Get("t") == "" {
@@ -279,14 +287,7 @@ func TestSharedApprovalPageOfAnyReplicaDecidesAPendingCall(t *testing.T) {
 
 	cs := a.connect(t, client{protocol: "2025-11-25"})
 	path := filepath.Join(t.TempDir(), "touched")
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
-		if err != nil {
-			t.Error(err)
-		}
-		results <- res
-	}()
+	results := callInBackground(t, cs, &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
 
 	// The clients' token neither lists nor logs in.
 	intruder := newPerson(t)
@@ -337,14 +338,7 @@ func TestBrowserApprovalOfTheBuiltServerRefusesWhatIsNotThePersonsClick(t *testi
 	o := newPageOpener(t)
 	s := startStdio(t, client{protocol: modernProtocol}, "--approval", "browser", "--approval-opener", o.script, fixtureBin)
 	path := filepath.Join(t.TempDir(), "touched")
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
-		if err != nil {
-			t.Error(err)
-		}
-		results <- res
-	}()
+	results := callInBackground(t, s.cs, &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
 	raw := await(t, o.urls, "the approval page to be opened")
 	u, _ := url.Parse(raw)
 	decide := u.Scheme + "://" + u.Host + u.Path + "/decide"
@@ -404,14 +398,7 @@ func TestBrowserApprovalNobodyDecidesIsRefusedWhenTheWaitEnds(t *testing.T) {
 	o := newPageOpener(t)
 	s := startStdio(t, client{protocol: modernProtocol}, "--approval", "browser", "--elicit-timeout", "1s", "--approval-opener", o.script, fixtureBin)
 	path := filepath.Join(t.TempDir(), "touched")
-	results := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
-		if err != nil {
-			t.Error(err)
-		}
-		results <- res
-	}()
+	results := callInBackground(t, s.cs, &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
 	newPerson(t).open(await(t, o.urls, "the approval page to be opened")) // seen, not decided
 	res := await(t, results, "the wait to end")
 	if res == nil || !res.IsError || !strings.Contains(text(res), "did not answer the approval request within 1s") || exists(path) {

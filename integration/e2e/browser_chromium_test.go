@@ -31,14 +31,7 @@ func TestChromiumApprovesAndDeniesACallOfTheBuiltServer(t *testing.T) {
 			o := newPageOpener(t)
 			s := startStdio(t, client{protocol: modernProtocol}, "--name", "desk", "--approval", "browser", "--approval-opener", o.script, fixtureBin)
 			path := filepath.Join(t.TempDir(), "touched")
-			results := make(chan *mcp.CallToolResult, 1)
-			go func() {
-				res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
-				if err != nil {
-					t.Error(err)
-				}
-				results <- res
-			}()
+			results := callInBackground(t, s.cs, &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
 			if status := chromium.Navigate(t, tab, await(t, o.urls, "the approval page to be opened")); status != 200 {
 				t.Fatalf("the approval page answered %d", status)
 			}
