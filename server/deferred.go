@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -47,13 +46,6 @@ const (
 	metaSearchHint = "anthropic/searchHint"
 )
 
-// listing is what tools/list answers for one published set: nil tools
-// means every registered tool (the SDK answers), otherwise exactly tools.
-type listing struct {
-	deferred bool
-	tools    []*mcp.Tool
-}
-
 // deferred reports whether set is deferred under the server's mode.
 func (s *Server) deferred(set *exposure.ToolSet) bool { return Defers(s.cfg, set) }
 
@@ -66,50 +58,6 @@ func served(set *exposure.ToolSet) int {
 		}
 	}
 	return n
-}
-
-// deferredListing is the fixed list of a deferred set: the discovery tools
-// in their fixed order, then the ai:no_defer tools by name, each in full.
-// It depends on nothing but the set, so every session and transport gets
-// the same list. want holds the descriptors to be registered.
-func deferredListing(want map[string]registration) *listing {
-	l := &listing{deferred: true}
-	for _, d := range discoveryTools {
-		l.tools = append(l.tools, want[d.name].tool)
-	}
-	for _, name := range sortedNames(want) {
-		if r := want[name]; r.noDefer && !isDiscovery(name) {
-			l.tools = append(l.tools, r.tool)
-		}
-	}
-	return l
-}
-
-// listMiddleware answers tools/list for a deferred set with its fixed
-// list, in one page. Every served tool stays registered with the SDK, so a
-// direct call of a deferred tool takes the SDK's own path (including its
-// elicitation on older protocols); only the list differs. Either list is
-// sent in the server's own encoding (see wireAnnotations).
-func (s *Server) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method != "tools/list" {
-			return next(ctx, method, req)
-		}
-		l := s.listing.Load()
-		if l == nil || !l.deferred {
-			res, err := next(ctx, method, req)
-			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
-				return onTheWire(lr), nil
-			}
-			return res, err
-		}
-		if lr, ok := req.(*mcp.ListToolsRequest); ok && lr.Params != nil && lr.Params.Cursor != "" {
-			// The deferred list is one page and issues no cursor: this one
-			// belongs to a list from before the mode changed.
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: the tool list changed; list the tools again from the start"}
-		}
-		return onTheWire(&mcp.ListToolsResult{Tools: l.tools, Cacheable: mcp.Cacheable{CacheScope: "public"}}), nil
-	}
 }
 
 // answers reports whether a tools/call of name reaches a tool: a served

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"runtime"
 	"sync"
 
@@ -10,17 +11,18 @@ import (
 )
 
 // Registering a large set is CPU work that sits on the start-up path before
-// the first tools/list: each descriptor encodes its input schema, and the
-// SDK's AddTool decodes it twice more to check it (nats: 230 tools, about
-// 20 ms on one CPU; a deferred set registers most of its tools without
-// their schemas, see dispatchDescriptor). Every tool's work is independent
-// of the others', so it is spread over the CPUs. The SDK's Server guards its tool list with its
-// own lock; the order of AddTool calls does not matter, since it lists
-// tools sorted by name.
+// the first tools/list: each listed descriptor encodes its input schema,
+// and the SDK's AddTool would decode that twice more to check it (nats: 230
+// tools, about 15% of the CPU of start → first tools/list). Every tool is
+// therefore registered with the SDK for dispatch only (see
+// dispatchDescriptor), and tools/list is answered from the server's own
+// listing (see listMiddleware). Every tool's work is independent of the
+// others', so it is spread over the CPUs. The SDK's Server guards its tool
+// list with its own lock; the order of AddTool calls does not matter.
 
 // registrations returns the registration of every MCP-exposable tool of
-// set, by name. When the set is deferred, a tool the list leaves out is
-// registered for dispatch only (see dispatchDescriptor).
+// set, by name: what the SDK holds to route its calls and, for a tool the
+// list shows (all of them unless the set is deferred), its descriptor.
 func (s *Server) registrations(set *exposure.ToolSet, deferred bool) map[string]registration {
 	var tools []exposure.Tool
 	for _, t := range set.Tools() {
@@ -28,30 +30,45 @@ func (s *Server) registrations(set *exposure.ToolSet, deferred bool) map[string]
 			tools = append(tools, t)
 		}
 	}
-	descs := make([]*mcp.Tool, len(tools))
+	regs := make([]registration, len(tools))
 	concurrently(len(tools), func(i int) {
-		if t := tools[i]; deferred && !exposure.NoDefer(t) && dispatchable(t) {
-			descs[i] = dispatchDescriptor(t)
-		} else {
-			descs[i] = descriptor(t, s.cfg.OutputSchema)
+		t := tools[i]
+		r := registration{noDefer: exposure.NoDefer(t)}
+		if !deferred || r.noDefer {
+			r.listed = descriptor(t, s.cfg.OutputSchema)
 		}
+		switch {
+		case !dispatchable(t):
+			r.tool = r.listed
+			if r.tool == nil {
+				r.tool = descriptor(t, s.cfg.OutputSchema)
+			}
+		case r.listed != nil && !encoded(r.listed):
+			r.tool = r.listed // AddTool reports what does not encode
+		default:
+			r.tool = dispatchDescriptor(t)
+		}
+		regs[i] = r
 	})
 	want := make(map[string]registration, len(tools))
 	for i, t := range tools {
-		want[t.Name()] = registration{tool: descs[i], handler: s.handler(t.Name()), noDefer: exposure.NoDefer(t)}
+		regs[i].handler = s.handler(t.Name())
+		want[t.Name()] = regs[i]
 	}
 	return want
 }
 
-// A deferred set's tools/list is the server's own (see listMiddleware), so
-// the SDK never shows a client the descriptor of a tool the list leaves
-// out: it only routes the tool's calls by name. Such a tool is registered
-// with the least AddTool accepts, which spares the start-up path the
-// encoding of its schema and the SDK's decodes of it (nats: 228 of 230
-// tools). The schema is a *jsonschema.Schema because AddTool checks that
-// type without decoding it; every other type it decodes, with a fresh 32
-// KiB buffer each time. What describe_tools returns is built from the tool
-// itself.
+// The SDK uses a registered descriptor for three things only: it lists it,
+// it routes calls by its name, and over HTTP it checks a call's headers
+// against the x-mcp-header names of its input schema. It validates no
+// arguments (the low-level AddTool leaves that to the handler, and
+// Tool.Prepare does it) and no results. Since the server answers
+// tools/list itself, a tool is registered with the least AddTool accepts,
+// which spares the start-up path the SDK's decodes of every schema (and
+// each HTTP call a decode of its tool's schema). The schema is a
+// *jsonschema.Schema because AddTool checks that type without decoding
+// it; every other type it decodes, with a fresh 32 KiB buffer each time.
+// What tools/list and describe_tools show is built from the tool itself.
 //
 // dispatchDescriptor is that registration.
 func dispatchDescriptor(t exposure.Tool) *mcp.Tool {
@@ -97,18 +114,26 @@ func mentions(v any, key string) bool {
 	return false
 }
 
-// changed returns the registrations of want, in name order, that the SDK
-// does not hold as they are: new names, and names registered with another
-// descriptor (see registrationKey). Only a name registered before is
-// encoded to be compared, so the first registration of a set, on the
-// start-up path, encodes nothing.
+// encoded reports whether d's input schema is already in its JSON
+// encoding, as descriptor leaves one that encodes.
+func encoded(d *mcp.Tool) bool {
+	_, ok := d.InputSchema.(json.RawMessage)
+	return ok
+}
+
+// changed returns the registrations of want, in name order, that are not
+// registered as they are: new names, and names registered or listed with
+// another descriptor (see registrationKey). Re-registering a tool whose
+// listed descriptor alone changed is what has the SDK send list_changed
+// for it, since the SDK sends it for every AddTool. Only a name registered
+// before is encoded to be compared, so the first registration of a set, on
+// the start-up path, encodes nothing.
 func (s *Server) changed(want map[string]registration) []registration {
 	names := sortedNames(want)
 	same := make([]bool, len(names))
 	concurrently(len(names), func(i int) {
 		if old, ok := s.added[names[i]]; ok {
-			key := registrationKey(old)
-			same[i] = key != "" && key == registrationKey(want[names[i]].tool)
+			same[i] = old.same(want[names[i]])
 		}
 	})
 	var add []registration
@@ -118,6 +143,21 @@ func (s *Server) changed(want map[string]registration) []registration {
 		}
 	}
 	return add
+}
+
+// same reports whether r and o register and list the same descriptors.
+func (r registration) same(o registration) bool {
+	for _, p := range [][2]*mcp.Tool{{r.tool, o.tool}, {r.listed, o.listed}} {
+		if (p[0] == nil) != (p[1] == nil) {
+			return false
+		}
+		if p[0] != nil {
+			if key := registrationKey(p[0]); key == "" || key != registrationKey(p[1]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // addTools registers each of regs with the SDK.

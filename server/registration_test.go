@@ -35,9 +35,8 @@ func TestConcurrentlyRaisesAPanicInTheCaller(t *testing.T) {
 	t.Error("concurrently returned after f panicked")
 }
 
-// A deferred set's unlisted tools are registered with the SDK for their
-// calls only; a listed tool, and every tool of a full list, with its
-// descriptor.
+// Every tool is registered with the SDK for its calls only, in a deferred
+// list and in a full one; the descriptor a list shows is the server's.
 func TestDeferredToolsAreRegisteredForDispatchOnly(t *testing.T) {
 	set := fixtureSet(t, exposure.Policy{})
 	for _, mode := range []DeferMode{DeferAlways, DeferNever} {
@@ -46,13 +45,17 @@ func TestDeferredToolsAreRegisteredForDispatchOnly(t *testing.T) {
 			if !tool.MCPExposable() {
 				continue
 			}
-			got, _ := json.Marshal(s.added[tool.Name()])
+			got, _ := json.Marshal(s.added[tool.Name()].tool)
+			if want, _ := json.Marshal(dispatchDescriptor(tool)); string(got) != string(want) {
+				t.Errorf("%s: %s registered %s, want %s", mode, tool.Name(), got, want)
+			}
+			got, _ = json.Marshal(s.added[tool.Name()].listed)
 			want, _ := json.Marshal(descriptor(tool, false))
 			if mode == DeferAlways && !exposure.NoDefer(tool) {
-				want, _ = json.Marshal(dispatchDescriptor(tool))
+				want = []byte("null")
 			}
 			if string(got) != string(want) {
-				t.Errorf("%s: %s registered %s, want %s", mode, tool.Name(), got, want)
+				t.Errorf("%s: %s listed as %s, want %s", mode, tool.Name(), got, want)
 			}
 		}
 	}
@@ -74,9 +77,11 @@ func TestAToolNamingAnHTTPHeaderIsRegisteredWithItsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := newServer(t, Config{Defer: DeferAlways}, customSet(t, tool))
-	got, _ := json.Marshal(s.added["regional"])
-	if want, _ := json.Marshal(descriptor(tool, false)); string(got) != string(want) {
-		t.Errorf("registered %s, want the whole descriptor %s", got, want)
+	for _, mode := range []DeferMode{DeferAlways, DeferNever} {
+		s, _ := newServer(t, Config{Defer: mode}, customSet(t, tool))
+		got, _ := json.Marshal(s.added["regional"].tool)
+		if want, _ := json.Marshal(descriptor(tool, false)); string(got) != string(want) {
+			t.Errorf("%s: registered %s, want the whole descriptor %s", mode, got, want)
+		}
 	}
 }

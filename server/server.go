@@ -23,8 +23,8 @@ type Server struct {
 	mcp     *mcp.Server
 	slots   *slotPool
 	calls   *callTracker
-	publish sync.Mutex           // serialises Publish
-	added   map[string]*mcp.Tool // registered name -> the descriptor registered
+	publish sync.Mutex              // serialises Publish
+	added   map[string]registration // registered name -> its registration
 	// listing is what tools/list answers for the set last registered, and
 	// catalog the search index of the set last searched.
 	listing atomic.Pointer[listing]
@@ -55,7 +55,7 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 		tools: tools,
 		slots: newSlotPool(cfg.Concurrency, cfg.ClientConcurrency),
 		calls: newCallTracker(),
-		added: map[string]*mcp.Tool{},
+		added: map[string]registration{},
 	}
 	caps := capabilities()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
@@ -98,9 +98,12 @@ func (s *Server) Publish(set *exposure.ToolSet) exposure.SetDiff {
 	return diff
 }
 
-// registration is one tool as registered with the SDK.
+// registration is one tool as registered with the SDK (tool, for its
+// calls) and as tools/list shows it (listed; nil when a deferred list
+// leaves it out).
 type registration struct {
 	tool    *mcp.Tool
+	listed  *mcp.Tool
 	handler mcp.ToolHandler
 	noDefer bool
 }
@@ -108,28 +111,25 @@ type registration struct {
 // register makes the SDK's tools equal to the MCP-exposable tools of set,
 // plus, when set is deferred, the discovery tools, and fixes what tools/list
 // answers. Every served tool is registered in both modes, so a deferred
-// tool is still called directly through the SDK's own path. The SDK sends
-// list_changed for every change of its registrations, a little later, and
-// by then a client that lists again gets the new list: a deferred listing,
-// the server's own, is stored before the SDK is changed; a full one, which
-// the SDK answers, once the SDK holds every descriptor in full (a deferred
-// set registered most of them for dispatch only, see dispatchDescriptor).
+// tool is still called directly through the SDK's own path; the list is
+// the server's own in both (see listMiddleware). The SDK sends list_changed
+// for every change of its registrations, a little later, and by then a
+// client that lists again gets the new list, since the listing is stored
+// before the SDK is changed.
 //
 // Callers hold s.publish (or own s exclusively, as New does).
 func (s *Server) register(set *exposure.ToolSet) {
 	deferred := s.deferred(set)
 	want := s.registrations(set, deferred)
-	l := &listing{}
 	if deferred {
 		for _, d := range discoveryTools {
 			if _, taken := want[d.name]; taken {
 				s.log.Warn("a served tool has the name of a discovery tool; while the list is deferred, call it through "+anyExecutor.name, "tool", d.name)
 			}
-			want[d.name] = registration{tool: d.descriptor, handler: d.handler(s), noDefer: true}
+			want[d.name] = registration{tool: d.descriptor, listed: d.descriptor, handler: d.handler(s), noDefer: true}
 		}
-		l = deferredListing(want)
-		s.listing.Store(l)
 	}
+	s.listing.Store(listingOf(want, deferred))
 
 	var gone []string
 	for name := range s.added {
@@ -146,12 +146,9 @@ func (s *Server) register(set *exposure.ToolSet) {
 	}
 	add := s.changed(want)
 	for _, r := range add {
-		s.added[r.tool.Name] = r.tool
+		s.added[r.tool.Name] = r
 	}
 	s.addTools(add)
-	if !deferred {
-		s.listing.Store(l)
-	}
 }
 
 func sortedNames[V any](m map[string]V) []string {

@@ -1,0 +1,250 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// sdkLister is a plain SDK server holding tools in full, with the SDK's
+// own tools/list, and a client session of it: what the server's full list
+// must be indistinguishable from.
+func sdkLister(t *testing.T, pageSize int, tools []*mcp.Tool) *mcp.ClientSession {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, &mcp.ServerOptions{PageSize: pageSize})
+	for _, tool := range tools {
+		srv.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := client.Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// manyTools is a set of n in-process tools, each with its own schema.
+func manyTools(t *testing.T, n int, describe func(i int) string) *exposure.ToolSet {
+	t.Helper()
+	tools := make([]exposure.Tool, n)
+	for i := range tools {
+		tool, err := exposure.NewCustomTool(exposure.CustomSpec{
+			Name:        fmt.Sprintf("tool_%04d", i),
+			Description: describe(i),
+			InputSchema: map[string]any{
+				"type":       "object",
+				"properties": map[string]any{fmt.Sprintf("arg_%d", i): map[string]any{"type": "string"}},
+			},
+			Fn: func(_ context.Context, input json.RawMessage) (json.RawMessage, error) { return input, nil },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools[i] = tool
+	}
+	return customSet(t, tools...)
+}
+
+func encodeJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The SDK holds every tool for dispatch only, so the server pages its full
+// list itself: page by page, the same tools, the same cursors and the same
+// refusal of a cursor that does not decode as the SDK's own list of the
+// same descriptors, a cursor of either resuming the other.
+func TestAFullListIsPagedAsTheSDKPagesIt(t *testing.T) {
+	const size = 3
+	s, _ := newServer(t, Config{Defer: DeferNever}, fixtureSet(t, exposure.Policy{}))
+	l := s.listing.Load()
+	if len(l.tools) <= 2*size {
+		t.Fatalf("the fixture lists %d tools; the test needs more than two pages", len(l.tools))
+	}
+	sdk := sdkLister(t, size, l.tools)
+	cursors := []string{"", mustCursor(t, "a"), mustCursor(t, l.tools[1].Name), mustCursor(t, "~")}
+	for cursor := ""; ; {
+		want, err := sdk.ListTools(t.Context(), &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.page(cursor, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameCursor(t, got.NextCursor, want.NextCursor) || encodeJSON(t, got.Tools) != encodeJSON(t, want.Tools) {
+			t.Errorf("cursor %q: listed %v (next %q), the SDK %v (next %q)", cursor, toolNames(got.Tools), got.NextCursor, toolNames(want.Tools), want.NextCursor)
+		}
+		if want.NextCursor == "" {
+			break
+		}
+		cursor = want.NextCursor
+		cursors = append(cursors, cursor)
+	}
+	for _, cursor := range cursors {
+		want, _ := sdk.ListTools(t.Context(), &mcp.ListToolsParams{Cursor: cursor})
+		got, err := l.page(cursor, size)
+		if err != nil || !slices.Equal(toolNames(got.Tools), toolNames(want.Tools)) || !sameCursor(t, got.NextCursor, want.NextCursor) {
+			t.Errorf("cursor %q: listed %v, %v; the SDK %v", cursor, toolNames(got.Tools), err, toolNames(want.Tools))
+		}
+	}
+	for _, bad := range []string{"not base64!", "bm90IGdvYg=="} {
+		_, sdkErr := sdk.ListTools(t.Context(), &mcp.ListToolsParams{Cursor: bad})
+		_, err := l.page(bad, size)
+		var got, want *jsonrpc.Error
+		if !errors.As(err, &got) || !errors.As(sdkErr, &want) || got.Code != want.Code {
+			t.Errorf("cursor %q: refused with %v, the SDK with %v; want the same code", bad, err, sdkErr)
+		}
+	}
+}
+
+// sameCursor reports whether two cursors resume at the same place. Their
+// bytes may differ: gob numbers types per process, in the order they are
+// first encoded, so even the SDK's cursor for one place varies.
+func sameCursor(t *testing.T, a, b string) bool {
+	t.Helper()
+	if a == "" || b == "" {
+		return a == b
+	}
+	la, err := decodeCursor(a)
+	if err != nil {
+		t.Fatalf("cursor %q: %v", a, err)
+	}
+	lb, err := decodeCursor(b)
+	if err != nil {
+		t.Fatalf("cursor %q: %v", b, err)
+	}
+	return la == lb
+}
+
+func mustCursor(t *testing.T, name string) string {
+	t.Helper()
+	c, err := encodeCursor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func toolNames(tools []*mcp.Tool) []string {
+	var names []string
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+// Past the SDK's page size a client lists the full set in pages, as it
+// would from the SDK's own list.
+func TestAClientListsAFullSetPastOnePage(t *testing.T) {
+	set := manyTools(t, listPageSize+1, func(i int) string { return fmt.Sprintf("Tool number %d", i) })
+	s, _ := newServer(t, Config{Defer: DeferNever}, set)
+	cs := connect(t, s, modernVersion, nil)
+	first, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdk, err := sdkLister(t, 0, s.listing.Load().tools).ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Tools) != listPageSize || first.NextCursor == "" || !sameCursor(t, first.NextCursor, sdk.NextCursor) {
+		t.Fatalf("first page: %d tools, next %q; want %d and the SDK's cursor %q", len(first.Tools), first.NextCursor, listPageSize, sdk.NextCursor)
+	}
+	var names []string
+	for tool, err := range cs.Tools(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	if len(names) != listPageSize+1 || !slices.IsSorted(names) {
+		t.Errorf("listed %d tools (sorted: %v), want all %d by name", len(names), slices.IsSorted(names), listPageSize+1)
+	}
+}
+
+// A republished set is registered again only where a registration or a
+// listed descriptor changed, and each re-registration is what has the SDK
+// send list_changed: a description changed in a full list is re-registered
+// though its dispatch registration is the same; an unchanged set, or a
+// change the deferred list does not show, is not.
+func TestRepublishingRegistersOnlyWhatTheListShowsChanged(t *testing.T) {
+	describe := func(changed int) func(int) string {
+		return func(i int) string {
+			if i == changed {
+				return "Changed"
+			}
+			return fmt.Sprintf("Tool number %d", i)
+		}
+	}
+	for _, tc := range []struct {
+		mode DeferMode
+		want []string
+	}{
+		{DeferNever, []string{"tool_0001"}},
+		{DeferAlways, nil},
+	} {
+		s, _ := newServer(t, Config{Defer: tc.mode}, manyTools(t, 3, describe(-1)))
+		same := s.registrations(manyTools(t, 3, describe(-1)), tc.mode == DeferAlways)
+		if tc.mode == DeferAlways {
+			for _, d := range discoveryTools {
+				same[d.name] = s.added[d.name]
+			}
+		}
+		if add := s.changed(same); len(add) != 0 {
+			t.Errorf("%s: the same set again re-registers %v", tc.mode, registeredNames(add))
+		}
+		other := s.registrations(manyTools(t, 3, describe(1)), tc.mode == DeferAlways)
+		for name := range same {
+			if _, ok := other[name]; !ok {
+				other[name] = same[name]
+			}
+		}
+		if got := registeredNames(s.changed(other)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: a changed description re-registers %v, want %v", tc.mode, got, tc.want)
+		}
+	}
+}
+
+func registeredNames(regs []registration) []string {
+	var names []string
+	for _, r := range regs {
+		names = append(names, r.tool.Name)
+	}
+	return names
+}
+
+// In a full list, a changed description alone reaches the clients: they
+// are told the list changed and list the new descriptor.
+func TestPublishTellsClientsOfAChangedDescription(t *testing.T) {
+	describe := func(word string) func(int) string { return func(int) string { return word } }
+	s, _ := newServer(t, Config{Defer: DeferNever}, manyTools(t, 2, describe("Before")))
+	opts, changed, subscribed := listChangedClient(legacyVersion)
+	cs := connect(t, s, legacyVersion, opts)
+	wait(t, subscribed, "the session to listen")
+	s.Publish(manyTools(t, 2, describe("After")))
+	wait(t, changed, "notifications/tools/list_changed")
+	for name, tool := range listTools(t, cs) {
+		if tool.Description != "After" {
+			t.Errorf("%s is listed as %q, want the republished description", name, tool.Description)
+		}
+	}
+}
