@@ -64,20 +64,31 @@ func (s *Server) registrations(set *exposure.ToolSet, deferred bool) map[string]
 // arguments (the low-level AddTool leaves that to the handler, and
 // Tool.Prepare does it) and no results. Since the server answers
 // tools/list itself, a tool is registered with the least AddTool accepts,
-// which spares the start-up path the SDK's decodes of every schema (and
-// each HTTP call a decode of its tool's schema). The schema is a
-// *jsonschema.Schema because AddTool checks that type without decoding
-// it; every other type it decodes, with a fresh 32 KiB buffer each time.
-// What tools/list and describe_tools show is built from the tool itself.
+// which spares the start-up path the encoding of each schema for the SDK
+// and the SDK's decodes of it. What tools/list and describe_tools show is
+// built from the tool itself.
 //
 // dispatchDescriptor is that registration.
 func dispatchDescriptor(t exposure.Tool) *mcp.Tool {
 	return &mcp.Tool{Name: t.Name(), InputSchema: dispatchSchema}
 }
 
-// dispatchSchema is shared by every dispatch registration; nothing
-// modifies it.
-var dispatchSchema = &jsonschema.Schema{Type: "object"}
+// dispatchSchema is the input schema of every dispatch registration;
+// nothing modifies it. It is a *jsonschema.Schema of type object because
+// AddTool accepts that type without encoding it, and it sets Types too, so
+// that it refuses to encode: AddTool's check of the schema's x-mcp-header
+// names, and the same check of every tools/call over HTTP, then decode
+// nothing (each decode costs a fresh 32 KiB buffer: on nats, 230 of them
+// at start-up, about a fifth of the CPU from start to the first
+// tools/list), and were the SDK ever to list a dispatch registration, the
+// list would fail rather than tell a client that a tool takes any object.
+var dispatchSchema = &jsonschema.Schema{Type: "object", Types: []string{"object"}}
+
+// forDispatch reports whether d is a dispatch registration.
+func forDispatch(d *mcp.Tool) bool {
+	s, ok := d.InputSchema.(*jsonschema.Schema)
+	return ok && s == dispatchSchema
+}
 
 // dispatchable reports whether the SDK would treat t's own descriptor
 // like dispatchDescriptor's: its schema is an object (AddTool refuses any
@@ -147,17 +158,21 @@ func (s *Server) changed(want map[string]registration) []registration {
 
 // same reports whether r and o register and list the same descriptors.
 func (r registration) same(o registration) bool {
-	for _, p := range [][2]*mcp.Tool{{r.tool, o.tool}, {r.listed, o.listed}} {
-		if (p[0] == nil) != (p[1] == nil) {
-			return false
-		}
-		if p[0] != nil {
-			if key := registrationKey(p[0]); key == "" || key != registrationKey(p[1]) {
-				return false
-			}
-		}
+	return sameDescriptor(r.tool, o.tool) && sameDescriptor(r.listed, o.listed)
+}
+
+// sameDescriptor reports whether a and b are the same descriptor: both
+// absent, dispatch registrations of one name, or equal in their encoding
+// (see registrationKey).
+func sameDescriptor(a, b *mcp.Tool) bool {
+	switch {
+	case a == nil || b == nil:
+		return a == b
+	case forDispatch(a) || forDispatch(b):
+		return forDispatch(a) && forDispatch(b) && a.Name == b.Name
 	}
-	return true
+	key := registrationKey(a)
+	return key != "" && key == registrationKey(b)
 }
 
 // addTools registers each of regs with the SDK.

@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"sync/atomic"
 	"testing"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestConcurrentlyCallsEachIndexOnce(t *testing.T) {
@@ -45,11 +47,10 @@ func TestDeferredToolsAreRegisteredForDispatchOnly(t *testing.T) {
 			if !tool.MCPExposable() {
 				continue
 			}
-			got, _ := json.Marshal(s.added[tool.Name()].tool)
-			if want, _ := json.Marshal(dispatchDescriptor(tool)); string(got) != string(want) {
-				t.Errorf("%s: %s registered %s, want %s", mode, tool.Name(), got, want)
+			if got := s.added[tool.Name()].tool; !reflect.DeepEqual(got, dispatchDescriptor(tool)) || !forDispatch(got) {
+				t.Errorf("%s: %s registered %+v, want the dispatch registration", mode, tool.Name(), got)
 			}
-			got, _ = json.Marshal(s.added[tool.Name()].listed)
+			got, _ := json.Marshal(s.added[tool.Name()].listed)
 			want, _ := json.Marshal(descriptor(tool, false))
 			if mode == DeferAlways && !exposure.NoDefer(tool) {
 				want = []byte("null")
@@ -84,4 +85,16 @@ func TestAToolNamingAnHTTPHeaderIsRegisteredWithItsSchema(t *testing.T) {
 			t.Errorf("%s: registered %s, want the whole descriptor %s", mode, got, want)
 		}
 	}
+}
+
+// A dispatch registration's schema is one AddTool accepts and that refuses
+// to encode: neither AddTool nor the header check of an HTTP call decodes
+// it, and the SDK can never list it in the place of a tool's own.
+func TestADispatchRegistrationIsAcceptedAndNeverEncoded(t *testing.T) {
+	d := dispatchDescriptor(echoTool(t))
+	if b, err := json.Marshal(d); err == nil {
+		t.Errorf("a dispatch registration encodes, as %s", b)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sdk", Version: "1"}, nil)
+	srv.AddTool(d, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
 }
