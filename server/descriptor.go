@@ -130,11 +130,11 @@ func encodedSchema(s map[string]any) any {
 	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
-// registrationKey is the descriptor exactly as registered with the SDK, in
-// its JSON encoding: a republished tool with the same key is already
-// registered as it is, and one with another key is registered again. It is
-// the encoding itself, not a hash of it, since the SDK sends clients that
-// encoding. Contrast the tool set's descriptor hash, which tells a reload's
+// registrationKey is a descriptor (as listed, or as registered in full
+// with the SDK) in its JSON encoding: a republished tool with the same key
+// is already served as it is, and one with another key is registered
+// again, which is what tells clients the list changed. It is the encoding
+// itself, not a hash of it, since clients receive that encoding. Contrast the tool set's descriptor hash, which tells a reload's
 // changes apart before any descriptor is built, and the binding a call is
 // checked against, which also covers the binary.
 func registrationKey(t *mcp.Tool) string {
