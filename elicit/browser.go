@@ -121,7 +121,7 @@ func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q quest
 	stop := g.tellWaiting(ctx, req, br.Deadline)
 	outcome, err := g.browser.Ask(ctx, br)
 	stop()
-	d := browserDecision(outcome, err, wait, ctx)
+	d := browserDecision(ctx, outcome, err, wait)
 	d.Nonce, d.Via = nonce, viaBrowser
 	return d
 }
@@ -131,10 +131,9 @@ const viaBrowser = "browser"
 
 // browserDecision is the decision an approval in the browser ended with.
 // The texts are the ones the same ending has through elicitation.
-func browserDecision(o browser.Outcome, err error, wait time.Duration, ctx context.Context) Decision {
+func browserDecision(ctx context.Context, o browser.Outcome, err error, wait time.Duration) Decision {
 	if err != nil {
-		d := failed("asking in the browser failed: " + err.Error())
-		return d
+		return failed("asking in the browser failed: " + err.Error())
 	}
 	switch o {
 	case browser.Approved:
