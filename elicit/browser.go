@@ -161,7 +161,7 @@ func browserDecision(ctx context.Context, o browser.Outcome, err error, wait tim
 }
 
 // askedBy says who made the call, as the page shows it: the client as it
-// introduced itself and its session.
+// introduced itself and the start of its session's id.
 func askedBy(req *mcp.CallToolRequest) string {
 	name := "an unnamed client"
 	if info := req.ClientInfo(); info != nil && info.Name != "" {
@@ -171,6 +171,12 @@ func askedBy(req *mcp.CallToolRequest) string {
 		}
 	}
 	if id := req.Session.ID(); id != "" {
+		// Enough to tell sessions apart; the whole id, with the bearer
+		// token, would reach the session, and the page's reader need not
+		// hold that.
+		if len(id) > 8 {
+			id = id[:8] + "…"
+		}
 		name += " (session " + id + ")"
 	}
 	return name
