@@ -35,7 +35,10 @@ func newPageOpener(t *testing.T) *pageOpener {
 		t.Fatal(err)
 	}
 	script := filepath.Join(dir, "opener")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" > '"+fifo+"'\n"), 0o755); err != nil {
+	// It also writes to its stdout and stderr, as openers do: neither may
+	// reach the protocol stream of a stdio server.
+	body := "#!/bin/sh\necho 'opening in a new window'\necho 'Gtk-WARNING: cannot open display' >&2\nprintf '%s\\n' \"$1\" > '" + fifo + "'\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	o := &pageOpener{script: script, urls: make(chan string, 4)}
