@@ -83,3 +83,15 @@ func form(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 	return r.ParseForm() == nil
 }
+
+// decisionOf reads a posted decision: the value of the button pressed,
+// approve or deny; anything else is none.
+func decisionOf(r *http.Request) (Outcome, bool) {
+	switch r.PostForm.Get("decision") {
+	case "approve":
+		return Approved, true
+	case "deny":
+		return Denied, true
+	}
+	return "", false
+}

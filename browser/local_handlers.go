@@ -118,13 +118,8 @@ func (l *Local) decideHandler(s *site, w http.ResponseWriter, r *http.Request) {
 	if a == nil || !l.posted(s, a, w, r) {
 		return
 	}
-	var o Outcome
-	switch r.PostForm.Get("decision") {
-	case "approve":
-		o = Approved
-	case "deny":
-		o = Denied
-	default:
+	o, ok := decisionOf(r)
+	if !ok {
 		message(w, r, l.log, http.StatusBadRequest, "Refused", "Choose Approve or Deny.", "", "")
 		return
 	}

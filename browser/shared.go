@@ -238,13 +238,8 @@ func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r)
 		return
 	}
-	var o Outcome
-	switch r.PostForm.Get("decision") {
-	case "approve":
-		o = Approved
-	case "deny":
-		o = Denied
-	default:
+	o, ok := decisionOf(r)
+	if !ok {
 		message(w, r, s.log, http.StatusBadRequest, "Refused", "Choose Approve or Deny.", "", s.base)
 		return
 	}
