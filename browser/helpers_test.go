@@ -1,7 +1,6 @@
 package browser
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -10,48 +9,11 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
-
-// clock is a fake Now that moves only when told.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// syncBuffer is a log sink tests read after the fact.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 type askResult struct {
 	o   Outcome
@@ -62,14 +24,18 @@ type askResult struct {
 // browser.
 type localRig struct {
 	l    *Local
-	clk  *clock
-	logs *syncBuffer
+	clk  *testsupport.Clock
+	logs *testsupport.LogBuffer
 	urls chan string
+}
+
+func newClock() *testsupport.Clock {
+	return testsupport.NewClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 }
 
 func newLocalRig(t *testing.T, hold time.Duration) *localRig {
 	t.Helper()
-	rig := &localRig{clk: newClock(), logs: &syncBuffer{}, urls: make(chan string, 4)}
+	rig := &localRig{clk: newClock(), logs: &testsupport.LogBuffer{}, urls: make(chan string, 4)}
 	rig.l = NewLocal(LocalOptions{
 		Open:   func(_ context.Context, u string) error { rig.urls <- u; return nil },
 		Logger: slog.New(slog.NewTextHandler(rig.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

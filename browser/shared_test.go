@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 const approverToken = "approver-token-0123456789abcdef"
@@ -18,12 +20,12 @@ const approverToken = "approver-token-0123456789abcdef"
 type sharedRig struct {
 	s    *Shared
 	srv  *httptest.Server
-	logs *syncBuffer
+	logs *testsupport.LogBuffer
 }
 
 func newSharedRig(t *testing.T, store Store) *sharedRig {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &testsupport.LogBuffer{}
 	s, err := NewShared(SharedOptions{Token: []byte(approverToken), Store: store, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)

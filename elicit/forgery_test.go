@@ -246,7 +246,7 @@ func TestRetryAfterTheStateExpiredIsAskedAgain(t *testing.T) {
 	cs := f.manual()
 	args := map[string]any{"name": "orders"}
 	first := call(t, cs, "rm", args)
-	clock.advance(time.Minute)
+	clock.Advance(time.Minute)
 
 	res := retry(t, cs, "rm", args, mcp.InputResponseMap{onlyID(t, first): yes()}, first.RequestState)
 

@@ -245,7 +245,7 @@ func TestLateAnswerPastTheSignedExpiry(t *testing.T) {
 			var answers atomic.Int32
 			a := &asker{answer: func(context.Context) (*mcp.ElicitResult, error) {
 				if answers.Add(1) == 1 {
-					clock.advance(time.Minute) // only the first answer is late
+					clock.Advance(time.Minute) // only the first answer is late
 				}
 				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
 			}}

@@ -73,7 +73,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	if o.clock != nil && o.gate.Replay == nil {
 		// The store refuses states issued before it started: start it on
 		// the gate's clock.
-		m, err := NewMemoryStore(MemoryOptions{Since: o.clock.now(), Capacity: o.gate.ReplayCapacity})
+		m, err := NewMemoryStore(MemoryOptions{Since: o.clock.Now(), Capacity: o.gate.ReplayCapacity})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func newFixture(t *testing.T, o fixtureOptions) *fixture {
 		t.Fatalf("NewGate: %v", err)
 	}
 	if o.clock != nil {
-		g.now = o.clock.now
+		g.now = o.clock.Now
 	}
 	if o.timer != nil {
 		g.afterFunc = o.timer.afterFunc
@@ -269,23 +269,11 @@ func (f *fixture) wantRefused(res *mcp.CallToolResult, code Code, want string) {
 	}
 }
 
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// fakeClock is the gate's clock in tests.
+type fakeClock = testsupport.Clock
 
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+func newFakeClock() *fakeClock {
+	return testsupport.NewClock(time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC))
 }
 
 // fakeTimer is a test-driven time.AfterFunc with the same Stop semantics.

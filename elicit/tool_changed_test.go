@@ -77,7 +77,7 @@ func TestMiddlewareReportsTheCallItRefused(t *testing.T) {
 	cs := f.connect(legacyVersion, a.options())
 	go func() {
 		<-asked
-		clock.advance(90 * time.Second)
+		clock.Advance(90 * time.Second)
 		timer.fire()
 	}()
 

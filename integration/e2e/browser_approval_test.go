@@ -101,26 +101,15 @@ func (p *person) open(u string) (page, csrf string) {
 }
 
 // decide posts a decision on the approval at page (its URL without the
-// ticket) with the page's origin.
+// ticket) with the page's origin; anything but 200 fails the test.
 func (p *person) decide(page *url.URL, path, csrf string, form url.Values) string {
 	p.t.Helper()
 	form.Set("csrf", csrf)
-	req, err := http.NewRequest(http.MethodPost, page.Scheme+"://"+page.Host+path, strings.NewReader(form.Encode()))
-	if err != nil {
-		p.t.Fatal(err)
+	code, body := p.post(page.Scheme+"://"+page.Host+path, form)
+	if code != http.StatusOK {
+		p.t.Fatalf("POST %s: %d\n%s", path, code, body)
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", page.Scheme+"://"+page.Host)
-	resp, err := p.c.Do(req)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
-		p.t.Fatalf("POST %s: %s\n%s", path, resp.Status, b)
-	}
-	return string(b)
+	return body
 }
 
 // callInBackground makes the call on cs and hands over its result (nil
@@ -235,19 +224,29 @@ func (p *person) post(u string, form url.Values) (int, string) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
+	code, body, err := p.postFrom(u, pu.Scheme+"://"+pu.Host, form)
 	if err != nil {
 		p.t.Fatal(err)
 	}
+	return code, body
+}
+
+// postFrom posts form to u as a page of origin would; err is the
+// transport's (a listener that has closed).
+func (p *person) postFrom(u, origin string, form url.Values) (int, string, error) {
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
+	if err != nil {
+		return 0, "", err
+	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", pu.Scheme+"://"+pu.Host)
+	req.Header.Set("Origin", origin)
 	resp, err := p.c.Do(req)
 	if err != nil {
-		p.t.Fatal(err)
+		return 0, "", err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return resp.StatusCode, string(b), nil
 }
 
 // get loads u, with the bearer token when one is given.
@@ -351,13 +350,8 @@ func TestBrowserApprovalOfTheBuiltServerRefusesWhatIsNotThePersonsClick(t *testi
 
 	// A page of another origin posting the person's form, token and all:
 	// the browser would send its own origin.
-	req, _ := http.NewRequest(http.MethodPost, decide, strings.NewReader(url.Values{"csrf": {csrf}, "decision": {"approve"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", "http://127.0.0.1:1")
-	if resp, err := p.c.Do(req); err != nil || resp.StatusCode == http.StatusOK {
-		t.Errorf("a cross-origin decision was accepted (%v)", err)
-	} else {
-		resp.Body.Close()
+	if code, _, err := p.postFrom(decide, "http://127.0.0.1:1", url.Values{"csrf": {csrf}, "decision": {"approve"}}); err != nil || code == http.StatusOK {
+		t.Errorf("a cross-origin decision was accepted (status %d, %v)", code, err)
 	}
 	// Someone without the cookie, who has the CSRF token somehow.
 	if code, _ := newPerson(t).post(decide, url.Values{"csrf": {csrf}, "decision": {"approve"}}); code == http.StatusOK {
@@ -379,15 +373,8 @@ func TestBrowserApprovalOfTheBuiltServerRefusesWhatIsNotThePersonsClick(t *testi
 	}
 	// The person's own click comes too late: the approval has its one
 	// decision, and with nothing pending the listener is gone.
-	req, _ = http.NewRequest(http.MethodPost, decide, strings.NewReader(url.Values{"csrf": {csrf}, "decision": {"approve"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
-	if resp, err := p.c.Do(req); err == nil {
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusOK && !strings.Contains(string(b), "cancel") {
-			t.Errorf("a decision after the cancellation reads as taken: %s", b)
-		}
+	if code, body, err := p.postFrom(decide, u.Scheme+"://"+u.Host, url.Values{"csrf": {csrf}, "decision": {"approve"}}); err == nil && code == http.StatusOK && !strings.Contains(body, "cancel") {
+		t.Errorf("a decision after the cancellation reads as taken: %s", body)
 	}
 	if exists(path) {
 		t.Fatal("the command ran after the approval was cancelled")

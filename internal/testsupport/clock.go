@@ -1,0 +1,30 @@
+package testsupport
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is a fake clock for a Now function: it moves only when told. It is
+// safe for concurrent use.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a clock that reads start.
+func NewClock(start time.Time) *Clock { return &Clock{t: start} }
+
+// Now is what the clock reads.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock on by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
