@@ -169,6 +169,7 @@ func askedBy(req *mcp.CallToolRequest) string {
 		if info.Version != "" {
 			name += " " + info.Version
 		}
+		name = shorten(name, maxClientLabel)
 	}
 	if id := req.Session.ID(); id != "" {
 		// Enough to tell sessions apart; the whole id, with the bearer
@@ -180,6 +181,19 @@ func askedBy(req *mcp.CallToolRequest) string {
 		name += " (session " + id + ")"
 	}
 	return name
+}
+
+// maxClientLabel bounds, in runes, the client's own name and version on
+// the page: the client chooses them, and may choose them long.
+const maxClientLabel = 120
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // tellWaiting sends a progress notification every waitingInterval, and

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fisk-mcp/fisk-mcp/browser"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // fakeBrowser stands in for the person's browser: it records what it was
@@ -202,5 +203,16 @@ func TestBrowserModeNeedsABrowserAndModesAreChecked(t *testing.T) {
 	}
 	if _, err := NewGate(Options{Mode: "email"}); err == nil || !strings.Contains(err.Error(), "elicit, browser, elicit-or-browser") {
 		t.Errorf("NewGate(mode email) = %v, want an error listing the modes", err)
+	}
+}
+
+func TestTheClientsOwnNameIsShownBounded(t *testing.T) {
+	b := deciding(browser.Denied, nil)
+	f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeBrowser, Browser: b}})
+	long := strings.Repeat("x", 5000)
+	cs := testsupport.Connect(t, f.srv, mcp.NewClient(&mcp.Implementation{Name: long, Version: "1"}, nil), mrtrVersion)
+	call(t, cs, "rm", map[string]any{"name": "orders"})
+	if got := b.requests()[0].Client; len([]rune(got)) > maxClientLabel || !strings.HasPrefix(got, "xxxx") || !strings.HasSuffix(got, "…") {
+		t.Errorf("shown client is %d runes: %.40q", len([]rune(got)), got)
 	}
 }
