@@ -175,7 +175,7 @@ func TestDescriptionsTitlesAndSources(t *testing.T) {
 		t.Errorf("echo Description = %q, want %q", got, want)
 	}
 	wantModel := "Echo the parsed arguments as JSON\n\n" +
-		"Prints the argument vector the command received and every parsed value, as one line of JSON.\n\n" +
+		"Prints the argument vector the command received and every parsed value, as one line of JSON.\n" +
 		"Tags: ai:read_only, impact:ro"
 	if got := echo.ModelDescription(); got != wantModel {
 		t.Errorf("echo ModelDescription = %q\nwant %q", got, wantModel)
@@ -184,7 +184,7 @@ func TestDescriptionsTitlesAndSources(t *testing.T) {
 	if d := status.Description(); d == "" || !strings.Contains(d, "status") {
 		t.Errorf("status Description = %q, want one derived from the command path", d)
 	}
-	if !strings.HasSuffix(status.ModelDescription(), "\n\nTags: impact:ro") {
+	if !strings.HasSuffix(status.ModelDescription(), "\nTags: impact:ro") {
 		t.Errorf("status ModelDescription = %q, want a trailing Tags line", status.ModelDescription())
 	}
 	list := mustLookup(t, set, "admin_user_list")

@@ -64,16 +64,19 @@ var (
 // describeCommand returns the human description and the model description
 // of a command. An empty help is replaced by one derived from the command
 // path (schema.DescriptionFor), so no tool is advertised without words.
+// The help and the long help are paragraphs; the tags are the last line,
+// under them (a blank line before it would be two more bytes in every
+// description of every tools/list, saying nothing).
 func describeCommand(path []string, help, helpLong string, tags []string) (description, model string) {
 	description = schema.DescriptionFor(path, help)
-	parts := []string{description}
+	model = description
 	if l := strings.TrimSpace(helpLong); l != "" {
-		parts = append(parts, l)
+		model += "\n\n" + l
 	}
 	if len(tags) > 0 {
-		parts = append(parts, "Tags: "+strings.Join(tags, ", "))
+		model += "\nTags: " + strings.Join(tags, ", ")
 	}
-	return description, strings.Join(parts, "\n\n")
+	return description, model
 }
 
 func (t *commandTool) Name() string                { return t.name }

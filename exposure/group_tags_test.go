@@ -114,7 +114,7 @@ func TestEffectiveTagsAreGroupsOutermostFirstThenOwnEachOnce(t *testing.T) {
 		if got := tool.(exposure.Sourced).Tags(); !slices.Equal(got, want) {
 			t.Errorf("%s: Tags = %v, want %v", name, got, want)
 		}
-		if line := "\n\nTags: " + strings.Join(want, ", "); !strings.HasSuffix(tool.ModelDescription(), line) {
+		if line := "\nTags: " + strings.Join(want, ", "); !strings.HasSuffix(tool.ModelDescription(), line) {
 			t.Errorf("%s: ModelDescription = %q, want it to end with %q", name, tool.ModelDescription(), line)
 		}
 	}

@@ -102,6 +102,9 @@ func TestRestrictedModeAdvertisesFisksRestrictedSchemaWithTheAdjustments(t *test
 	if ap, ok := meta["additionalProperties"].(map[string]any); !ok || ap["type"] != "string" {
 		t.Errorf("meta = %v, want an object of strings even in restricted mode", meta)
 	}
+	if d, _ := meta["description"].(string); !strings.HasSuffix(d, ` (keys cannot contain "=" or ":")`) {
+		t.Errorf("meta description = %q, want the key rule said: restricted mode has no propertyNames", d)
+	}
 	if wait := props["wait"].(map[string]any); strings.Contains(wait["pattern"].(string), "µs") {
 		t.Errorf("wait pattern %v advertises a unit fisk rejects", wait["pattern"])
 	}
@@ -160,4 +163,23 @@ func TestReadInputSchemaLendsWhatInputSchemaCopies(t *testing.T) {
 	if !reflect.DeepEqual(lent, c.InputSchema()) {
 		t.Errorf("ReadInputSchema lends %v, InputSchema copies %v", lent, c.InputSchema())
 	}
+}
+
+func TestRestrictedModeLeavesTheExactIntegerLimitUnsaid(t *testing.T) {
+	// A uint64 flag as fisk describes it: its maximum is past ±2^53, the
+	// limit every integer is held to, so only its minimum is said; a value
+	// past the limit is still refused, the message naming the whole range.
+	restricted := `{"type":"object","additionalProperties":false,"properties":{"f":{"type":"integer","description":"Bytes to keep"}}}`
+	full := `{"type":"object","additionalProperties":false,"properties":{"f":{"type":"integer","description":"Bytes to keep","minimum":0,"maximum":18446744073709551615}}}`
+	_, leaves := decodeLeaves(t, `{"name":"b","commands":[{"name":"keep","flags":[{"name":"f"}],"schema":`+full+`,"restricted_schema":`+restricted+`}]}`)
+	c, err := NewCommand(leaves[0].Path, leaves[0].Command, nil, Restricted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := c.InputSchema()["properties"].(map[string]any)["f"].(map[string]any)
+	if f["description"] != "Bytes to keep (at least 0)" {
+		t.Errorf("description = %q, want the flag's help and its minimum", f["description"])
+	}
+	wantViolations(t, c, `{"f":9007199254740993}`,
+		"/f: 9007199254740993 is out of range: expected an integer from 0 to 9007199254740992")
 }

@@ -20,11 +20,13 @@ const MaxCounter = 100
 // tell int from int64, so beyond 2^53 a value could silently change.
 const maxExactInteger = 1 << 53
 
-// durationPattern is the pattern fisk puts on duration values. The advertised
-// pattern drops "µs", which fisk's own duration parser rejects.
+// fiskDurationPattern is the pattern fisk puts on duration values. The
+// advertised durationPattern drops "µs", which fisk's own duration parser
+// rejects, and says the other units in fewer bytes (it is in every
+// duration of every tools/list): the same strings match it.
 const (
 	fiskDurationPattern = `^(0|[-+]?(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+)$`
-	durationPattern     = `^(0|[-+]?(\d+(\.\d+)?(ns|us|ms|s|m|h))+)$`
+	durationPattern     = `^(0|[-+]?(\d+(\.\d+)?([mnu]?s|m|h))+)$`
 )
 
 // source says where a property goes on the command line.
@@ -136,7 +138,7 @@ func (p *param) classify(out, full map[string]any, mode Mode) error {
 		if mode == Full {
 			out["propertyNames"] = map[string]any{"pattern": "^[^=:]*$"}
 		}
-		out["description"] = suffix(out["description"], `an object of string values; keys cannot contain "=" or ":"`)
+		out["description"] = suffix(out["description"], `keys cannot contain "=" or ":"`)
 		return nil
 	case "array":
 		p.form = formList
@@ -172,7 +174,9 @@ func (p *param) classify(out, full map[string]any, mode Mode) error {
 	if p.isNumeric() {
 		p.bounds(fullItem)
 		if mode == Restricted && fullItem != nil && (fullItem["minimum"] != nil || fullItem["maximum"] != nil) {
-			out["description"] = suffix(out["description"], p.rangeText())
+			if note := p.advertisedRange(); note != "" {
+				out["description"] = suffix(out["description"], note)
+			}
 		}
 	}
 	return nil
@@ -214,6 +218,26 @@ func (p *param) rangeText() string {
 		return fmt.Sprintf("at most %s", ratText(p.max))
 	}
 	return ""
+}
+
+// advertisedRange is the range said in a restricted schema's description:
+// the flag type's own bounds, leaving out a bound that is only the ±2^53
+// every integer is held to. That limit goes unsaid on every other integer
+// too, a value past it is refused with the whole range in the message, and
+// on a few dozen uint64 flags it would be kilobytes of digits in every
+// tools/list ("at least 0" says what a model needs to know).
+func (p *param) advertisedRange() string {
+	q := *p
+	if p.scalar == "integer" {
+		limit := new(big.Rat).SetInt64(maxExactInteger)
+		if q.max != nil && q.max.Cmp(limit) == 0 {
+			q.max = nil
+		}
+		if q.min != nil && new(big.Rat).Neg(q.min).Cmp(limit) == 0 {
+			q.min = nil
+		}
+	}
+	return q.rangeText()
 }
 
 func counterSchema(description any, mode Mode) map[string]any {

@@ -15,13 +15,14 @@ import (
 )
 
 // maxDeferredListBytes is the goal for nats's deferred tools/list: at most
-// 5 KB, against some 200 KB for the full list.
-const maxDeferredListBytes = 5 * 1024
+// 5 KB (5,000 bytes), against some 200 KB for the full list.
+const maxDeferredListBytes = 5_000
 
 // maxFullListBytes is the goal for nats's full tools/list, served without
-// global flags: at most 215 KB, within 1.1 times the 195 KB the fisk-ai MCP
-// server sends for the same tools without behaviour annotations.
-const maxFullListBytes = 215 * 1024
+// global flags: at most 215 KB (215,000 bytes), within 1.1 times the 195 KB
+// the fisk-ai MCP server sends for the same tools without behaviour
+// annotations.
+const maxFullListBytes = 215_000
 
 // listBytes returns the names of one tools/list page and the bytes of its
 // "tools" array as the client read it off the wire.
