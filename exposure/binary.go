@@ -52,7 +52,7 @@ func fixedBinary(path string, id fileid.ID, c content) *loadedBinary {
 // identity is that of the file whose content was hashed.
 func (b *loadedBinary) get() *loadedBinary {
 	b.once.Do(func() {
-		c := contentOf(b.path)
+		c := contentOf(b.path, nil)
 		if c.err == nil && c.id == c.idAfter {
 			b.id, b.sum = c.id, c.sum
 			return
@@ -100,7 +100,9 @@ type content struct {
 // looked up in PATH, as fileid.Stat and os/exec do). The identity comes
 // from the opened descriptor, not from the path, so it is the identity of
 // the bytes hashed even if another file is renamed over the path meanwhile.
-func contentOf(path string) content {
+// With a cache (nil: none), the recorded hash of exactly that identity is
+// taken instead of reading the file, and a hash read is recorded.
+func contentOf(path string, cache *contentCache) content {
 	if !strings.ContainsRune(path, filepath.Separator) {
 		found, err := exec.LookPath(path)
 		if err != nil {
@@ -119,6 +121,10 @@ func contentOf(path string) content {
 		return content{err: err}
 	}
 	c.id = fileid.Of(fi)
+	if sum, ok := cache.lookup(c.id); ok {
+		c.sum, c.idAfter = sum, c.id
+		return c
+	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return content{err: fmt.Errorf("reading %s: %w", path, err)}
@@ -128,14 +134,17 @@ func contentOf(path string) content {
 		return content{err: err}
 	}
 	c.idAfter = fileid.Of(fi)
+	if c.idAfter == c.id {
+		cache.store(c.id, c.sum)
+	}
 	return c
 }
 
 // hashConcurrently starts contentOf(path) and returns where its result
 // arrives, so the hash costs no time beside an introspection, which takes
 // as long (about 25 ms each for the 37 MB nats CLI).
-func hashConcurrently(path string) <-chan content {
+func hashConcurrently(path string, cache *contentCache) <-chan content {
 	ch := make(chan content, 1) // never blocks: an abandoned result is dropped
-	go func() { ch <- contentOf(path) }()
+	go func() { ch <- contentOf(path, cache) }()
 	return ch
 }

@@ -49,6 +49,12 @@ type LoadOptions struct {
 	// its name, and a newcomer claiming that name is skipped (see Rebuild).
 	// A non-nil Previous implies Reload.
 	Previous *ToolSet
+	// ContentCache is a directory where the content hash of each binary
+	// is kept by the file's identity, so that a binary unchanged since an
+	// earlier load is not read again ("": none; see contentCache). It
+	// needs no setting up, and one that cannot be used only costs the
+	// hash.
+	ContentCache string
 }
 
 // Load introspects every app (concurrently; results keep the configured
@@ -79,9 +85,10 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 	if o.Introspect.Env == nil {
 		o.Introspect.Env = execrunner.Environ(os.Environ(), nil)
 	}
+	cache := newContentCache(o.ContentCache)
 	for i, a := range apps {
 		wg.Go(func() {
-			loaded[i], errs[i] = introspectApp(ctx, a, o.Introspect)
+			loaded[i], errs[i] = introspectApp(ctx, a, o.Introspect, cache)
 		})
 	}
 	wg.Wait()
@@ -119,11 +126,11 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 //
 // The model's volatile text is normalised (see stabilise), so two loads
 // of the same file describe the same tools.
-func introspectApp(ctx context.Context, a App, o introspect.Options) (LoadedApp, error) {
+func introspectApp(ctx context.Context, a App, o introspect.Options, cache *contentCache) (LoadedApp, error) {
 	var change string
 	for range 2 {
 		before, beforeErr := fileid.Stat(a.Path)
-		hashed := hashConcurrently(a.Path)
+		hashed := hashConcurrently(a.Path, cache)
 		model, err := introspect.Load(ctx, a.Path, o)
 		if err != nil {
 			return LoadedApp{}, err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -16,18 +17,36 @@ type loader struct {
 	apps   []exposure.App
 	policy exposure.Policy
 	env    *execrunner.Environment // the commands' environment; introspection gets its common part
+	cache  string                  // where binaries' content hashes are kept; "": nowhere
 }
 
 // newLoader returns the loader of p, in fisk-mcp's environment plus extra
 // (KEY=VALUE; a client's configuration adds its own).
 func newLoader(p *plan, extra ...string) loader {
-	return loader{apps: p.Apps, policy: p.Policy, env: execrunner.NewEnvironment(append(os.Environ(), extra...), execrunner.EnvRule{Scrub: p.ScrubEnv, Keep: p.KeepEnv})}
+	return loader{
+		apps: p.Apps, policy: p.Policy,
+		env:   execrunner.NewEnvironment(append(os.Environ(), extra...), execrunner.EnvRule{Scrub: p.ScrubEnv, Keep: p.KeepEnv}),
+		cache: contentCacheDir(),
+	}
+}
+
+// contentCacheDir is where loads keep the content hashes of binaries (see
+// exposure.LoadOptions.ContentCache): fisk-mcp/content under the user's
+// cache directory ($XDG_CACHE_HOME or ~/.cache; ~/Library/Caches on
+// macOS), or nowhere when there is none.
+func contentCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "fisk-mcp", "content")
 }
 
 // load introspects every app and builds the set; a name collision fails it.
 func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
-		Introspect: introspect.Options{Env: l.env.For(nil)},
+		Introspect:   introspect.Options{Env: l.env.For(nil)},
+		ContentCache: l.cache,
 	})
 }
 
@@ -36,9 +55,10 @@ func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
 // failing, and a tool current serves keeps its name (see exposure.Rebuild).
 func (l loader) reload(ctx context.Context, current *exposure.ToolSet) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
-		Introspect: introspect.Options{Env: l.env.For(nil)},
-		Reload:     true,
-		Previous:   current,
+		Introspect:   introspect.Options{Env: l.env.For(nil)},
+		Reload:       true,
+		Previous:     current,
+		ContentCache: l.cache,
 	})
 }
 

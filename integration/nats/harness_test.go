@@ -103,6 +103,12 @@ func (s sandbox) env() []string {
 	)
 }
 
+// contentCache is where fisk-mcp keeps binaries' content hashes in the
+// sandbox.
+func (s sandbox) contentCache() string {
+	return filepath.Join(s.home, "cache", "fisk-mcp", "content")
+}
+
 // serve starts `fisk-mcp serve ARGS... nats` over stdio in the sandbox and
 // connects the SDK's client to it. The client declares no elicitation
 // capability, so it cannot approve anything. The session and the process

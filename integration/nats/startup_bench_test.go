@@ -80,29 +80,41 @@ func BenchmarkStartup(b *testing.B) {
 	for _, mode := range []struct {
 		name  string
 		args  []string
-		tools int // listed; 0: the deferred list, whatever its length
+		tools int  // listed; 0: the deferred list, whatever its length
+		first bool // as a first start: no content hash kept from an earlier one
 	}{
-		{"serve", nil, 0},
-		{"serve-full", []string{"--defer", "never"}, natsVisibleLeaves},
-		{"serve-full-output-schema", []string{"--defer", "never", "--output-schema"}, natsVisibleLeaves},
+		{"serve", nil, 0, false},
+		{"serve-first", nil, 0, true},
+		{"serve-full", []string{"--defer", "never"}, natsVisibleLeaves, false},
+		{"serve-full-output-schema", []string{"--defer", "never", "--output-schema"}, natsVisibleLeaves, false},
 	} {
 		for _, bin := range bins {
 			name := mode.name
 			if len(bins) > 1 {
 				name += "/bin=" + bin.name
 			}
-			b.Run(name, func(b *testing.B) { benchmarkServe(b, sb, bin.path, nats, mode.args, mode.tools) })
+			b.Run(name, func(b *testing.B) { benchmarkServe(b, sb, bin.path, nats, mode.args, mode.tools, mode.first) })
 		}
 	}
 }
 
 // benchmarkServe measures start → first tools/list of fiskMCP serving nats
-// with args; tools is how many it must list, 0 for any number.
-func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int) {
+// with args; tools is how many it must list, 0 for any number. Every start
+// but a first one finds the binary's content hash kept by the one before
+// (see exposure.LoadOptions.ContentCache), as a person's next start does;
+// a first one has it removed beforehand.
+func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int, first bool) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-startup-bench", Version: "1.0.0"}, nil)
 	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
 	var cpu time.Duration
 	for b.Loop() {
+		if first {
+			b.StopTimer()
+			if err := os.RemoveAll(sb.contentCache()); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
 		cmd := exec.Command(fiskMCP, args...)
 		cmd.Env = sb.env()
 		cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)

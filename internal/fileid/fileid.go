@@ -103,6 +103,14 @@ func (id ID) Differs(o ID) string {
 	return "was modified in place (size, times or mode differ)"
 }
 
+// File is the device and inode of id: which file it is, whatever its
+// version.
+func (id ID) File() (dev, ino uint64) { return id.dev, id.ino }
+
+// Changed is the later of id's modification and status-change times: when
+// the file was last written, or its metadata last changed.
+func (id ID) Changed() time.Time { return time.Unix(0, max(id.mtime, id.ctime)) }
+
 // String is a canonical form of id, written into a tool's binding.
 func (id ID) String() string {
 	return fmt.Sprintf("dev=%d ino=%d size=%d mtime=%d ctime=%d mode=%o", id.dev, id.ino, id.size, id.mtime, id.ctime, uint32(id.mode))

@@ -103,3 +103,17 @@ func waitForChangeTimeAfter(t *testing.T, dir string, after int64) {
 		}
 	}
 }
+
+func TestFileAndChangedReadTheIdentity(t *testing.T) {
+	id := ID{dev: 7, ino: 42, mtime: 2e9, ctime: 5e9}
+	if dev, ino := id.File(); dev != 7 || ino != 42 {
+		t.Errorf("File() = %d, %d, want 7, 42", dev, ino)
+	}
+	if got := id.Changed(); !got.Equal(time.Unix(5, 0)) {
+		t.Errorf("Changed() = %v, want the change time, the later one", got)
+	}
+	id.mtime = 9e9 // a modification time set into the future
+	if got := id.Changed(); !got.Equal(time.Unix(9, 0)) {
+		t.Errorf("Changed() = %v, want the modification time, the later one", got)
+	}
+}

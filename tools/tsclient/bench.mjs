@@ -1,9 +1,13 @@
-// Times the official TypeScript SDK client against `fisk-mcp serve`, with
-// and without --output-schema, alternating in one run: connect (start,
-// introspection and the handshake), the first tools/list and a second one.
-// See README.md.
+// Times the official TypeScript SDK client against `fisk-mcp serve`,
+// alternating in one run: the bare `APP --fisk-introspect` (the floor: no
+// server can answer before the binary has described itself), then for
+// each mode connect (start, introspection and the handshake), the first
+// tools/list and a second one. The modes are the arguments as given
+// (deferred, for a large CLI with the default settings), `--defer never`
+// and `--defer never --output-schema`. See README.md.
 //
 //   node bench.mjs ROUNDS FISK_MCP SERVE_ARGS... APP
+import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -12,11 +16,37 @@ if (!fiskMCP || serveArgs.length === 0) {
   console.error("usage: node bench.mjs ROUNDS FISK_MCP SERVE_ARGS... APP");
   process.exit(2);
 }
-const modes = { "default": [], "--output-schema": ["--output-schema"] };
+const app = serveArgs[serveArgs.length - 1];
+const modes = {
+  "as given": [],
+  "--defer never": ["--defer", "never"],
+  "--defer never --output-schema": ["--defer", "never", "--output-schema"],
+};
+
+// introspect runs the app as a load does and resolves with the time it
+// took to print its description and exit.
+function introspect() {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(app, ["--fisk-introspect"], { stdio: ["ignore", "pipe", "ignore"] });
+    let bytes = 0;
+    child.stdout.on("data", (chunk) => { bytes += chunk.length; });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0 || bytes === 0) reject(new Error(`${app} --fisk-introspect: exit ${code}, ${bytes} bytes`));
+      else resolve(performance.now() - t0);
+    });
+  });
+}
+
+const floor = [];
 const runs = {};
 for (let r = 0; r < Number(rounds); r++) {
+  floor.push(await introspect());
   for (const [mode, extra] of Object.entries(modes)) {
     const t0 = performance.now();
+    // The mode's flags go before the app's settings, so that settings given
+    // after them (an explicit --defer) still win.
     const transport = new StdioClientTransport({ command: fiskMCP, args: ["serve", ...extra, ...serveArgs], stderr: "ignore" });
     const client = new Client({ name: "fisk-mcp-tsclient-bench", version: "1.0.0" });
     await client.connect(transport);
@@ -32,8 +62,13 @@ for (let r = 0; r < Number(rounds); r++) {
     m.bytes = Buffer.byteLength(JSON.stringify(first));
   }
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)].toFixed(1);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => x.toFixed(1);
+const base = median(floor);
+console.log(`bare ${app} --fisk-introspect: median ${ms(base)} ms over ${rounds}`);
 for (const [mode, m] of Object.entries(runs)) {
+  const total = median(m.total);
   console.log(`${mode}: ${m.tools} tools, result ${m.bytes} bytes; median ms over ${rounds}: ` +
-    `connect ${median(m.connect)}, first tools/list ${median(m.first)}, second ${median(m.second)}, connect + first list ${median(m.total)}`);
+    `connect ${ms(median(m.connect))}, first tools/list ${ms(median(m.first))}, second ${ms(median(m.second))}, ` +
+    `connect + first list ${ms(total)} (${(total / base).toFixed(2)}x the bare introspection)`);
 }
