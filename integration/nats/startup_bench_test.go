@@ -1,6 +1,8 @@
 package nats
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"io"
 	"os"
@@ -96,6 +98,68 @@ func BenchmarkStartup(b *testing.B) {
 			b.Run(name, func(b *testing.B) { benchmarkServe(b, sb, bin.path, nats, mode.args, mode.tools, mode.first) })
 		}
 	}
+	// The same full list for a client that only reads the bytes: the
+	// server's share of serve-full, without the Go SDK client's own
+	// decoding of 230 tools (some 20 ms of its CPU on every list).
+	for _, bin := range bins {
+		name := "serve-full-raw"
+		if len(bins) > 1 {
+			name += "/bin=" + bin.name
+		}
+		b.Run(name, func(b *testing.B) { benchmarkServeRaw(b, sb, bin.path, nats, []string{"--defer", "never"}) })
+	}
+}
+
+// rawListing is what a client writes to have the tools listed over stdio:
+// initialize, initialized and tools/list, one line each.
+const rawListing = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fisk-mcp-startup-bench","version":"1.0.0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+`
+
+// benchmarkServeRaw measures start → the whole tools/list response read
+// off fisk-mcp's stdout, decoding nothing but the line it ends with.
+func benchmarkServeRaw(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string) {
+	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
+	var cpu time.Duration
+	for b.Loop() {
+		cmd := exec.Command(fiskMCP, args...)
+		cmd.Env = sb.env()
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		// Written at once, as a client writes without waiting; stdin stays
+		// open until the list is read, since its end ends the session.
+		if _, err := io.WriteString(in, rawListing); err != nil {
+			b.Fatal(err)
+		}
+		r := bufio.NewReaderSize(out, 1<<20)
+		var list []byte
+		for range 2 { // the initialize result, then the list
+			if list, err = r.ReadBytes('\n'); err != nil {
+				b.Fatalf("reading fisk-mcp's answers: %v", err)
+			}
+		}
+		if !bytes.HasPrefix(list, []byte(`{"jsonrpc":"2.0","id":2,"result":{`)) || !bytes.Contains(list, []byte(`"tools":[`)) || len(list) < 100_000 {
+			b.Fatalf("the second answer is not the full list: %.200s", list)
+		}
+		b.StopTimer()
+		in.Close()
+		if err := cmd.Wait(); err != nil {
+			b.Fatalf("fisk-mcp: %v", err)
+		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		b.StartTimer()
+	}
+	reportCPU(b, cpu)
 }
 
 // benchmarkServe measures start → first tools/list of fiskMCP serving nats
