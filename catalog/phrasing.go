@@ -14,7 +14,13 @@ var stopWords = words(`a an the of to in on for with by from at as into onto
 	whose when where why how please can could would should will shall may
 	might must some any each every such own same other others use using used
 	want wanted like need needs let lets s t d ll re ve m
+	don doesn didn isn aren wasn weren haven hasn hadn won wouldn shouldn
+	couldn mustn shan ain
 	existing`)
+
+// clitics are what English contracts onto a word after an apostrophe
+// ("bob's", "I'd", "we'll", "don't"), all of them stop words.
+var clitics = words(`s d ll re ve m t`)
 
 // questionWords open a question about what there is ("which consumers does
 // ORDERS have"), unless one of requestWords follows ("how do I delete a

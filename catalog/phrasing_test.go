@@ -116,3 +116,19 @@ func TestSearchFavoursATwoWordPhraseSaidTogether(t *testing.T) {
 		t.Errorf("got %v, want beta first: it says pull consumer as a phrase", names(hits))
 	}
 }
+
+func TestSearchMakesNoCompoundOfAContraction(t *testing.T) {
+	x := New([]Entry{
+		{Name: "id_show", Title: "id show", Description: "Shows an id"},
+		{Name: "user_rm", Title: "user rm", Description: "Removes a user"},
+		{Name: "well_known", Title: "well known", Description: "Lists the known ones"},
+	})
+	// "I'd" is not "id", and "we'll" is not "well": a clitic is a stop
+	// word, never the second half of a word.
+	if hits := x.Search("I'd like to remove the user", 3); len(hits) == 0 || hits[0].Name != "user_rm" || slices.ContainsFunc(hits, func(h Hit) bool { return h.Name == "id_show" }) {
+		t.Errorf("got %v, want user_rm and nothing an id matches", names(hits))
+	}
+	if hits := x.Search("we'll remove the user", 3); slices.ContainsFunc(hits, func(h Hit) bool { return h.Name == "well_known" }) {
+		t.Errorf("got %v, want nothing well matches", names(hits))
+	}
+}

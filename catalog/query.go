@@ -129,7 +129,9 @@ func (r *reader) word(w []byte, caps bool) {
 // tools also write as one (signing key, signing-key) count both ways.
 func (r *reader) compound(w []byte) bool {
 	x, st := r.x, r.st
-	if !x.an.compounds || len(st.prev) == 0 {
+	if !x.an.compounds || len(st.prev) == 0 || clitics[string(w)] {
+		// What English contracts onto a word ("bob's", "I'd",
+		// "don't") makes no compound with it.
 		return false
 	}
 	t, vocabulary, found := r.joined(st.prev, w)
