@@ -46,7 +46,9 @@
 //     describe, status; edit, update, change; bump, increment), and weaker
 //     one-way links from the words users say to the CLI's (show reaches
 //     list and info; revoke reaches remove, queue stream, tenant account,
-//     round trip rtt; how many reaches info and report).
+//     round trip rtt; how many reaches info and report; raise and lower,
+//     said of an amount, reach edit; test reaches check; what is wrong
+//     reaches health; over time reaches history).
 //
 // The query is read a little further, as English:
 //
