@@ -60,7 +60,9 @@
 //     and said as a participle (a paused consumer) it weighs less; "make"
 //     before a definite article changes a thing rather than creating one;
 //   - a verb and its particle said apart are one word (put the streams
-//     back: restore; take a stream off: evacuate);
+//     back: restore; take a stream off: evacuate), and so are a verb and
+//     its particle said together, whatever the form of the verb (putting
+//     back, tearing down, logged in);
 //   - a query that names no action but to show, or asks a question
 //     ("which consumers does ORDERS have", "what is the value of key
 //     foo"), asks to see something: the entries a thing it names matches

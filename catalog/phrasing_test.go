@@ -48,6 +48,9 @@ func TestSearchReadsHowARequestIsPhrased(t *testing.T) {
 		// A phrase the vocabulary links is read as one word: tear down
 		// is remove, and says nothing of standing down.
 		{"tear down the consumer", "consumer_rm"},
+		// So is a phrase whose verb is said in another form.
+		{"tearing down the consumer", "consumer_rm"},
+		{"putting the streams back from a backup", "backup_restore"},
 	}
 	for _, tc := range tests {
 		hits := x.Search(tc.query, 3)

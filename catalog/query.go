@@ -174,15 +174,32 @@ func (r *reader) particle(w []byte) bool {
 // joined looks a and b up as one word: found says it is a term, and
 // vocabulary that it is one of the vocabulary's (a class, or a word only
 // the vocabulary links).
+//
+// A verb said in another form ("logged in", "backing up", "taking a
+// stream off") is looked up in its stem too, with and without the e the
+// stemmer takes off (log in, back up, take off).
 func (r *reader) joined(a, b []byte) (t int32, vocabulary, found bool) {
 	st := r.st
-	st.joined = append(append(st.joined[:0], a...), b...)
-	j, class, ok := r.x.an.word(st.joined)
-	if !ok {
-		return 0, false, false
+	for form := range 3 {
+		st.joined = append(st.joined[:0], a...)
+		if form > 0 {
+			if st.joined = stem(st.joined); len(st.joined) == len(a) {
+				break
+			}
+			if form == 2 {
+				st.joined = append(st.joined, 'e')
+			}
+		}
+		st.joined = append(st.joined, b...)
+		j, class, ok := r.x.an.word(st.joined)
+		if !ok {
+			continue
+		}
+		if t, found = r.x.lookup(j, class); found {
+			return t, class != "" || len(r.x.postings[t]) == 0, true
+		}
 	}
-	t, found = r.x.lookup(j, class)
-	return t, found && (class != "" || len(r.x.postings[t]) == 0), found
+	return 0, false, false
 }
 
 // link adds t and the terms related to it to the query.
