@@ -123,6 +123,9 @@ var related = []struct {
 	{"capture", "subscribe", 0.5},
 	{"consume", "subscribe", 0.5},
 	{"broadcast", "publish", 0.8},
+	{"shoot", "publish", 0.6},
+	{"reread", "reload", 0.8},
+	{"fix", "edit", 0.4},
 
 	// Verbs that raise or lower an amount change a setting ("raise the
 	// connection limit", "lower the max age").
@@ -136,6 +139,9 @@ var related = []struct {
 	{"resize", "edit", 0.6},
 	{"increment", "edit", 0.4},
 	{"decrement", "edit", 0.4},
+	{"raise", "increment", 0.6},
+	{"lower", "decrement", 0.6},
+	{"reduce", "decrement", 0.6},
 
 	// Phrases users say for an action, read as one word (see Index.parse):
 	// adjacent words (tear down, make sure, round trip), or a verb and its
@@ -169,6 +175,10 @@ var related = []struct {
 	{"overtime", "history", 0.8},
 	{"loggedin", "connection", 0.6},
 	{"signedin", "connection", 0.6},
+	{"pickup", "reload", 0.6},
+	{"holdoff", "pause", 0.8},
+	{"hold", "pause", 0.5},
+	{"carryon", "resume", 0.8},
 
 	// Things users name in other words: state, health and measures.
 	{"lifetime", "age", 0.8},
@@ -270,6 +280,7 @@ var related = []struct {
 	{"dummy", "demo", 0.6},
 	{"mock", "demo", 0.6},
 	{"environment", "deployment", 0.5},
+	{"environment", "context", 0.6},
 	{"certificate", "tls", 0.8},
 	{"rewrite", "map", 0.8},
 	{"quorum", "raft", 0.5},
@@ -291,5 +302,6 @@ var related = []struct {
 	{"client", "connection", 0.7},
 	{"node", "server", 0.7},
 	{"delay", "latency", 0.8},
+	{"laggy", "latency", 0.6},
 	{"lag", "latency", 0.5},
 }
