@@ -57,7 +57,8 @@
 //     is not looked for;
 //   - words after a preposition weigh less than the thing acted on;
 //   - an action word after a determiner is a thing (show the exports),
-//     and said as a participle (a paused consumer) it weighs less; "make"
+//     and said as a participle (a paused consumer, or in a question: is
+//     the bucket sealed) it weighs less; "make"
 //     before a definite article changes a thing rather than creating one;
 //   - a verb and its particle said apart are one word (put the streams
 //     back: restore; take a stream off: evacuate), and so are a verb and

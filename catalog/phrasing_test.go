@@ -135,3 +135,18 @@ func TestSearchMakesNoCompoundOfAContraction(t *testing.T) {
 		t.Errorf("got %v, want nothing well matches", names(hits))
 	}
 }
+
+func TestSearchReadsAParticipleInAQuestionAsAState(t *testing.T) {
+	x := New([]Entry{
+		{Name: "bucket_seal", Title: "bucket seal", Description: "Seals a bucket"},
+		{Name: "bucket_info", Title: "bucket info", Description: "Bucket information, its size and state", ReadOnly: true},
+	})
+	// The question asks whether the bucket is sealed, not to seal it.
+	if hits := x.Search("is the bucket sealed?", 2); len(hits) == 0 || hits[0].Name != "bucket_info" {
+		t.Errorf("got %v, want bucket_info first", names(hits))
+	}
+	// Said as a request, sealing is what to do.
+	if hits := x.Search("seal the bucket", 2); len(hits) == 0 || hits[0].Name != "bucket_seal" {
+		t.Errorf("got %v, want bucket_seal first", names(hits))
+	}
+}

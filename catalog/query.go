@@ -248,6 +248,11 @@ func (r *reader) term(w []byte, noun bool) {
 		st.phrases = append(st.phrases, pairKey(st.last, t))
 	}
 	st.last = t
+	if participle && x.actions[t] && !first && st.question > 0 {
+		// "is the bucket sealed?", "which consumers are paused": what a
+		// question says of a thing with a participle is its state.
+		noun = true
+	}
 	if noun && participle && x.actions[t] {
 		// "a paused consumer": the action describes the thing, it is
 		// not what to do with it.
