@@ -60,6 +60,8 @@
 //     and said as a participle (a paused consumer, or in a question: is
 //     the bucket sealed) it weighs less; "make"
 //     before a definite article changes a thing rather than creating one;
+//   - to stop doing something (stop sharing a service) is to undo it: the
+//     query also asks to remove, at half weight;
 //   - a verb and its particle said apart are one word (put the streams
 //     back: restore; take a stream off: evacuate), and so are a verb and
 //     its particle said together, whatever the form of the verb (putting

@@ -40,8 +40,11 @@ type Index struct {
 	// sameWords is the factor of an entry's score for each better hit
 	// matched by the same query words (see top).
 	sameWords float64
-	an        analyzer
-	states    sync.Pool // *searchState
+	// undo is the term of removing, what to stop doing something asks
+	// for ("stop sharing a stream"), or -1.
+	undo   int32
+	an     analyzer
+	states sync.Pool // *searchState
 }
 
 // posting is one entry holding a term, with the term's whole contribution
@@ -230,6 +233,10 @@ func (x *Index) linkVocabulary(w weights) {
 				x.related[ft] = append(x.related[ft], relation32{tt, float32(r.weight)})
 			}
 		}
+	}
+	x.undo = -1
+	if t, ok := x.terms[defaultVocab.term(string(stem([]byte("remove"))))]; ok {
+		x.undo = t
 	}
 	x.actions = make([]bool, len(x.postings))
 	x.sees = make([]bool, len(x.postings))

@@ -53,6 +53,10 @@ var (
 	weakCreates = words(`make`)
 )
 
+// ceasing words before a gerund ask to undo what it does ("stop
+// sharing", "quit importing").
+var ceasing = words(`stop quit cease`)
+
 // naming words come before a name the user chose ("a bucket called
 // config"), which is not looked for.
 var naming = words(`called named titled`)

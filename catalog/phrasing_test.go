@@ -150,3 +150,15 @@ func TestSearchReadsAParticipleInAQuestionAsAState(t *testing.T) {
 		t.Errorf("got %v, want bucket_seal first", names(hits))
 	}
 }
+
+func TestSearchReadsStoppingAnActionAsUndoingIt(t *testing.T) {
+	x := New([]Entry{
+		{Name: "export_add", Title: "export add", Description: "Adds a new export"},
+		{Name: "export_info", Title: "export info", Description: "Shows an export"},
+		{Name: "export_rm", Title: "export rm", Description: "Removes an export"},
+	})
+	// To stop exporting a service is to remove its export.
+	if hits := x.Search("stop exporting the billing service", 3); len(hits) == 0 || hits[0].Name != "export_rm" {
+		t.Errorf("got %v, want export_rm first", names(hits))
+	}
+}

@@ -19,6 +19,10 @@ const maxAcronym = 4
 // thing ("a paused consumer").
 const participleWeight = 0.5
 
+// ceaseWeight is the weight of removing, for a query that asks to stop
+// doing something.
+const ceaseWeight = 0.5
+
 // minNear is the shortest word near matches, nearWeight what such a match
 // counts for (see Index.near).
 const (
@@ -79,6 +83,7 @@ type reader struct {
 	phrase    bool // the words since the first thing named are things
 	verbDone  bool // the first word that is not a stop word was seen
 	called    bool // the previous word announces a name
+	ceased    bool // the previous word is stop (see ceasing)
 }
 
 // word reads one lowercased word of the query.
@@ -94,6 +99,13 @@ func (r *reader) word(w []byte, caps bool) {
 	}
 	named := r.called
 	r.called = x.an.vocabulary && naming[string(w)]
+	if r.ceased && hasSuffix(w, "ing") && x.undo >= 0 && !stopWords[string(w)] {
+		// "stop sharing the service": to stop doing something is to
+		// undo it, and the thing done is what to remove.
+		x.want(st, x.undo, r.weight*ceaseWeight)
+		noun = true
+	}
+	r.ceased = x.an.vocabulary && ceasing[string(w)]
 	switch {
 	case r.called:
 		return
