@@ -61,7 +61,8 @@
 //     the bucket sealed) it weighs less; "make"
 //     before a definite article changes a thing rather than creating one;
 //   - to stop doing something (stop sharing a service) is to undo it: the
-//     query also asks to remove, at half weight;
+//     query also asks to remove, at half weight; to add a number (add 5
+//     to the counter) is to increment;
 //   - a verb and its particle said apart are one word (put the streams
 //     back: restore; take a stream off: evacuate), and so are a verb and
 //     its particle said together, whatever the form of the verb (putting

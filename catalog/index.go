@@ -41,10 +41,12 @@ type Index struct {
 	// matched by the same query words (see top).
 	sameWords float64
 	// undo is the term of removing, what to stop doing something asks
-	// for ("stop sharing a stream"), or -1.
-	undo   int32
-	an     analyzer
-	states sync.Pool // *searchState
+	// for ("stop sharing a stream"); plus that of incrementing, what
+	// adding a number asks for ("add 5 to the counter"), and add that of
+	// adding; -1 for none.
+	undo, plus, add int32
+	an              analyzer
+	states          sync.Pool // *searchState
 }
 
 // posting is one entry holding a term, with the term's whole contribution
@@ -234,10 +236,7 @@ func (x *Index) linkVocabulary(w weights) {
 			}
 		}
 	}
-	x.undo = -1
-	if t, ok := x.terms[defaultVocab.term(string(stem([]byte("remove"))))]; ok {
-		x.undo = t
-	}
+	x.undo, x.plus, x.add = x.vocabularyTerm("remove"), x.vocabularyTerm("increment"), x.vocabularyTerm("add")
 	x.actions = make([]bool, len(x.postings))
 	x.sees = make([]bool, len(x.postings))
 	for a := range defaultVocab.actions {
@@ -251,6 +250,14 @@ func (x *Index) linkVocabulary(w weights) {
 			x.reads = append(x.reads, readTerm{t, float32(r.weight) * w.reads, r.number})
 		}
 	}
+}
+
+// vocabularyTerm is the term of word's class, or -1 when no tool says it.
+func (x *Index) vocabularyTerm(word string) int32 {
+	if t, ok := x.terms[defaultVocab.term(string(stem([]byte(word))))]; ok {
+		return t
+	}
+	return -1
 }
 
 // cloneEntry returns e sharing nothing with it.

@@ -57,6 +57,10 @@ var (
 // sharing", "quit importing").
 var ceasing = words(`stop quit cease`)
 
+// numberWords are the numbers people write in words.
+var numberWords = words(`one two three four five six seven eight nine ten
+	dozen hundred thousand`)
+
 // naming words come before a name the user chose ("a bucket called
 // config"), which is not looked for.
 var naming = words(`called named titled`)

@@ -162,3 +162,16 @@ func TestSearchReadsStoppingAnActionAsUndoingIt(t *testing.T) {
 		t.Errorf("got %v, want export_rm first", names(hits))
 	}
 }
+
+func TestSearchReadsAddingANumberAsArithmetic(t *testing.T) {
+	x := New([]Entry{
+		{Name: "counter_add", Title: "counter add", Description: "Adds a new counter"},
+		{Name: "counter_increment", Title: "counter increment", Description: "Increment the value of a counter"},
+	})
+	if hits := x.Search("add 5 to the visits counter", 2); len(hits) == 0 || hits[0].Name != "counter_increment" {
+		t.Errorf("got %v, want counter_increment first", names(hits))
+	}
+	if hits := x.Search("add a counter for visits", 2); len(hits) == 0 || hits[0].Name != "counter_add" {
+		t.Errorf("got %v, want counter_add first", names(hits))
+	}
+}

@@ -84,6 +84,7 @@ type reader struct {
 	verbDone  bool // the first word that is not a stop word was seen
 	called    bool // the previous word announces a name
 	ceased    bool // the previous word is stop (see ceasing)
+	adding    bool // the previous word is an add (see number)
 }
 
 // word reads one lowercased word of the query.
@@ -106,6 +107,13 @@ func (r *reader) word(w []byte, caps bool) {
 		noun = true
 	}
 	r.ceased = x.an.vocabulary && ceasing[string(w)]
+	if r.adding && number(w) {
+		// "add 5 to the counter" is arithmetic: the add gives way to
+		// an increment.
+		st.query = st.query[:r.prevStart]
+		x.want(st, x.plus, r.weight)
+	}
+	r.adding = false
 	switch {
 	case r.called:
 		return
@@ -272,6 +280,7 @@ func (r *reader) term(w []byte, noun bool) {
 	} else {
 		x.want(st, t, r.weight)
 	}
+	r.adding = t == x.add && x.plus >= 0
 	act := x.actions[t] && !noun
 	if x.actions[t] && noun {
 		st.nouns = append(st.nouns, t)
@@ -368,4 +377,18 @@ func (x *Index) want(st *searchState, t int32, weight float32) {
 	if len(st.query) < maxQueryTerms {
 		st.query = append(st.query, queryTerm{t, weight})
 	}
+}
+
+// number reports whether a lowercased word is a number, in digits or a
+// small one in words.
+func number(w []byte) bool {
+	if numberWords[string(w)] {
+		return true
+	}
+	for _, c := range w {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(w) > 0
 }
