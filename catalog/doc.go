@@ -39,7 +39,7 @@
 //     deleting) and the British spellings (analyse, analyze); words it
 //     misses still reach a term, or a word of the vocabulary, they begin
 //     or that begins them, at a lower weight (responder: respond, a word
-//     of reply's class); a word whose stem is another's (settings and
+//     of reply's class; slowest: slow, which reaches latency); a word whose stem is another's (settings and
 //     set, stats and state) is matched as written;
 //   - CLI vocabulary: classes of words that are interchangeable on a command
 //     line (rm, del, delete, remove; ls, list; add, create, new; info,

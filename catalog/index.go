@@ -190,7 +190,9 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 	}
 	x.linkVocabulary(w)
 	for text, t := range x.terms {
-		if len(x.postings[t]) > 0 {
+		// A word only the vocabulary links is a near word too:
+		// "slowest" begins with slow, which reaches latency.
+		if len(x.postings[t]) > 0 || len(x.related[t]) > 0 {
 			x.sorted = append(x.sorted, namedTerm{text, t})
 		}
 	}

@@ -175,3 +175,15 @@ func TestSearchReadsAddingANumberAsArithmetic(t *testing.T) {
 		t.Errorf("got %v, want counter_add first", names(hits))
 	}
 }
+
+func TestSearchReachesTheLinksOfAWordAUserSaysInAnotherForm(t *testing.T) {
+	x := New([]Entry{
+		{Name: "latency", Title: "latency", Description: "Perform latency tests between two servers"},
+		{Name: "server_ping", Title: "server ping", Description: "Ping all servers"},
+	})
+	// Slowest is no word of the tools; it begins with slow, which the
+	// vocabulary links to latency.
+	if hits := x.Search("find the slowest servers", 2); len(hits) == 0 || hits[0].Name != "latency" {
+		t.Errorf("got %v, want latency first", names(hits))
+	}
+}

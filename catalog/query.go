@@ -336,7 +336,8 @@ func questionMark(query string) bool {
 
 // near matches a word the tools do not hold to the terms it begins or
 // that begin it ("configured" to config, "lead" to leader, "responder" to
-// respond, a word of reply's class), at nearWeight: the stemmer is small
+// respond, a word of reply's class, "slowest" to slow, a word that reaches
+// latency), at nearWeight: the stemmer is small
 // on purpose, and this catches the forms it misses. Short words are left
 // out, where a shared beginning means nothing.
 func (x *Index) near(st *searchState, w []byte, weight float32) {
@@ -349,6 +350,11 @@ func (x *Index) near(st *searchState, w []byte, weight float32) {
 		}
 		if hasPrefix(w, nt.text) || len(w) < len(nt.text) && nt.text[:len(w)] == string(w) {
 			x.want(st, nt.term, weight*nearWeight)
+			if len(x.postings[nt.term]) == 0 {
+				for _, rel := range x.related[nt.term] {
+					x.want(st, rel.term, weight*nearWeight*rel.weight)
+				}
+			}
 		}
 	}
 }
