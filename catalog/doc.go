@@ -39,8 +39,9 @@
 //     deleting) and the British spellings (analyse, analyze); words it
 //     misses still reach a term, or a word of the vocabulary, they begin
 //     or that begins them, at a lower weight (responder: respond, a word
-//     of reply's class; slowest: slow, which reaches latency); a word whose stem is another's (settings and
-//     set, stats and state) is matched as written;
+//     of reply's class; slowest: slow, which reaches latency); a word
+//     whose stem is another's (settings and set, stats and state) is
+//     matched as written;
 //   - CLI vocabulary: classes of words that are interchangeable on a command
 //     line (rm, del, delete, remove; ls, list; add, create, new; info,
 //     describe, status; edit, update, change; bump, increment), and weaker
@@ -48,18 +49,21 @@
 //     list and info; revoke reaches remove, queue stream, tenant account,
 //     round trip rtt; how many reaches info and report; raise and lower,
 //     said of an amount, reach edit; test reaches check; what is wrong
-//     reaches health; over time reaches history).
+//     reaches health; over time reaches history; host reaches server and
+//     cache kv).
 //
 // The query is read a little further, as English:
 //
 //   - a word in capitals (the ORDERS stream) is taken for a name the user
 //     chose and matched only literally; a word after "called" or "named"
 //     is not looked for;
+//   - a clitic (bob's, I'd, don't) is a stop word and makes no compound
+//     with the word it hangs on;
 //   - words after a preposition weigh less than the thing acted on;
 //   - an action word after a determiner is a thing (show the exports),
 //     and said as a participle (a paused consumer, or in a question: is
-//     the bucket sealed) it weighs less; "make"
-//     before a definite article changes a thing rather than creating one;
+//     the bucket sealed) it weighs less; "make" before a definite article
+//     changes a thing rather than creating one;
 //   - to stop doing something (stop sharing a service) is to undo it: the
 //     query also asks to remove, at half weight; to add a number (add 5
 //     to the counter) is to increment;
