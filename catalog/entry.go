@@ -16,6 +16,13 @@ type Entry struct {
 	Tags []string `json:"tags,omitempty"`
 	// Params are the names of the tool's flags and arguments.
 	Params []string `json:"params,omitempty"`
+	// ParamHelp is the help of the flags and arguments that have any, in
+	// the order of Params, each distinct text once: what the application
+	// says a parameter does ("Only show consumers with pending
+	// messages"), without the notes fisk-mcp adds on how to pass a value.
+	// It ranks low: a flag's help speaks of a detail of the tool, not of
+	// what the tool is for.
+	ParamHelp []string `json:"param_help,omitempty"`
 	// Aliases are the other words the application accepts for words of
 	// the title, by the word they stand for (rm: delete, del; stream:
 	// str). They rank as the name does, and a query that says an alias

@@ -14,7 +14,8 @@ import (
 // gated reports whether a tool needs a person's approval; it is the caller's
 // to supply because the index does not consult the gate, and a nil gated
 // leaves every entry ungated. Params are the top-level property names of
-// the advertised input schema, sorted.
+// the advertised input schema, sorted, and ParamHelp their descriptions
+// without the schema's notes (see paramHelp).
 func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool) []Entry {
 	tools := s.Tools()
 	entries := make([]Entry, 0, len(tools))
@@ -36,6 +37,7 @@ func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool) []Entry {
 				e.Params = append(e.Params, name)
 			}
 			slices.Sort(e.Params)
+			e.ParamHelp = paramHelp(props, e.Params)
 		}
 		if gated != nil {
 			e.Gated = gated(t)

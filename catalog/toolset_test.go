@@ -11,13 +11,14 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
-func TestFromToolSetTakesNamesParamsBehaviourAndTheCallersGate(t *testing.T) {
+func TestFromToolSetTakesNamesParamsTheirHelpBehaviourAndTheCallersGate(t *testing.T) {
 	mk := func(name string, ro bool) exposure.Tool {
 		tool, err := exposure.NewCustomTool(exposure.CustomSpec{
 			Name:        name,
 			Description: "Reports " + name,
 			InputSchema: map[string]any{"type": "object", "properties": map[string]any{
-				"zone": map[string]any{"type": "string"}, "all": map[string]any{"type": "boolean"},
+				"zone": map[string]any{"type": "array", "description": "Zones to report on", "items": map[string]any{"type": "string", "description": "A zone"}},
+				"all":  map[string]any{"type": "boolean"},
 			}},
 			Fn:       func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, nil },
 			Behavior: &exposure.Behavior{ReadOnly: ro},
@@ -33,8 +34,8 @@ func TestFromToolSetTakesNamesParamsBehaviourAndTheCallersGate(t *testing.T) {
 	}
 	entries := catalog.FromToolSet(set, func(t exposure.Tool) bool { return t.Name() == "clock_set" })
 	want := []catalog.Entry{
-		{Name: "clock_set", Title: "clock_set", Description: "Reports clock_set", Params: []string{"all", "zone"}, Gated: true},
-		{Name: "zone_info", Title: "zone_info", Description: "Reports zone_info", Params: []string{"all", "zone"}, ReadOnly: true},
+		{Name: "clock_set", Title: "clock_set", Description: "Reports clock_set", Params: []string{"all", "zone"}, ParamHelp: []string{"Zones to report on"}, Gated: true},
+		{Name: "zone_info", Title: "zone_info", Description: "Reports zone_info", Params: []string{"all", "zone"}, ParamHelp: []string{"Zones to report on"}, ReadOnly: true},
 	}
 	if !slices.EqualFunc(entries, want, equalEntry) {
 		t.Errorf("got %+v\nwant %+v", entries, want)
@@ -46,7 +47,7 @@ func TestFromToolSetTakesNamesParamsBehaviourAndTheCallersGate(t *testing.T) {
 
 func equalEntry(a, b catalog.Entry) bool {
 	return a.Name == b.Name && a.Title == b.Title && a.Description == b.Description && a.Detail == b.Detail &&
-		slices.Equal(a.Tags, b.Tags) && slices.Equal(a.Params, b.Params) && a.ReadOnly == b.ReadOnly && a.Gated == b.Gated &&
+		slices.Equal(a.Tags, b.Tags) && slices.Equal(a.Params, b.Params) && slices.Equal(a.ParamHelp, b.ParamHelp) && a.ReadOnly == b.ReadOnly && a.Gated == b.Gated &&
 		maps.EqualFunc(a.Aliases, b.Aliases, slices.Equal) && slices.Equal(a.Examples, b.Examples)
 }
 
