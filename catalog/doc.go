@@ -3,10 +3,12 @@
 // find the few tools it needs without reading all their definitions.
 //
 // An [Index] is built once per tool set from plain [Entry] values (name,
-// title, description, long help, tags, parameter names, the aliases the
-// application accepts for the words of the command path, and the notes of
-// its cheat sheets' examples); [FromToolSet] makes them from a served
-// [exposure.ToolSet]. [Index.Search] returns the
+// title, description, long help, tags, parameter names and their help,
+// the aliases the application accepts for the words of the command path,
+// and the notes of its cheat sheets' examples); [FromToolSet] makes them
+// from a served [exposure.ToolSet], taking a parameter's help from its
+// description in the input schema without the notes fisk-mcp appends
+// there on how to pass a value. [Index.Search] returns the
 // names of the best entries with their scores; [Index.Entry] returns one
 // entry by name, for a caller that describes chosen tools; [Index.Closest]
 // names the tools an unknown name most likely meant.
@@ -18,13 +20,28 @@
 // with the weights tuned on one part of a labelled set of requests for the
 // nats CLI and measured on a held-out part written before the tuning (see
 // testdata). A word's rarity is counted over what tools say, not over
-// their tags: a tag most tools carry (scope:user) does not make "user" a
-// common word. An alias is another name for a word of the path (stream rm
-// is also stream delete, and stream also str) and counts as the name does,
-// but only for what the name does not already say (rm and delete are one
-// word to the index); one-letter aliases are left out. An example's note
-// counts as long help does. Neither was tuned: each takes the weights of
-// the field it is like. Text and query go through the same analysis:
+// their tags or their flags' help: a tag most tools carry (scope:user)
+// does not make "user" a common word. An alias is another name for a word
+// of the path (stream rm is also stream delete, and stream also str) and
+// counts as the name does, but only for what the name does not already
+// say (rm and delete are one word to the index); one-letter aliases are
+// left out. An example's note counts as long help does. Neither was
+// tuned: each takes the weights of the field it is like.
+//
+// The help of the flags and arguments ("Only show consumers with pending
+// messages") often says what a person wants in their words, but it
+// speaks of a detail of a tool, not of what the tool is for: it counts
+// least of all (0.2, against 0.5 for long help), normalised in full for
+// its length (a tool with forty flags says less in each), and it adds to
+// the score of its own entry and to nothing else. The query is read by
+// what the tools say of themselves: a word only flags' help says is read
+// as a word the tools do not say (it may be the action in other words,
+// and near words are still looked for) and is no near word itself, and a
+// match in flags' help alone neither opens an entry to the read actions
+// nor counts as a match for the variety of the result. Its weight and
+// length normalisation are the only ones tuned for it.
+//
+// Text and query go through the same analysis:
 //
 //   - words are runs of letters and digits; the tools' identifiers (names,
 //     tags, parameters) are also split at case changes (listUsers), prose

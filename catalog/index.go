@@ -30,13 +30,21 @@ type Index struct {
 	readOnly    float64 // the score factor of a read-only entry in such a request
 	// nameIDF is, by entry, the sum of the idf of its name's terms, and
 	// cover the weight of a name wholly said by a query (see Search).
-	nameIDF  []float32
-	pairs    map[uint64][]int32 // adjacent terms, to the entries saying them so
-	phrase   float64            // the score factor of a phrase, less 1 (see rankPhrases)
-	cover    float64
-	stands   [][]standing // see posting.stands
-	sorted   []namedTerm  // the terms with postings, by text
-	modifier float32
+	nameIDF []float32
+	pairs   map[uint64][]int32 // adjacent terms, to the entries saying them so
+	phrase  float64            // the score factor of a phrase, less 1 (see rankPhrases)
+	cover   float64
+	stands  [][]standing // see posting.stands
+	// says is, by term, whether a tool says it of itself: in anything
+	// but its parameters' help. helpOnly is whether only that help says
+	// it, and the vocabulary does not know it. The query is read by what
+	// the tools say of themselves: such a word scores the entries whose
+	// flags it describes, but is read as a word the tools do not say (it
+	// may be the action in other words, and near words are looked for),
+	// and is no near word itself.
+	says, helpOnly []bool
+	sorted         []namedTerm // the terms with postings, by text
+	modifier       float32
 	// sameWords is the factor of an entry's score for each better hit
 	// matched by the same query words (see top).
 	sameWords float64
@@ -58,6 +66,10 @@ type posting struct {
 	// stands is, for a term of the entry's aliases, 1 + the index in
 	// Index.stands of the name terms it stands for; else 0.
 	stands int32
+	// help is whether the entry says the term only in its parameters'
+	// help: the term adds to its score and tells nothing else (see
+	// Index.helpOnly).
+	help bool
 }
 
 // standing is a name term an alias stands for, with its idf.
@@ -118,7 +130,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 	docs := make([]docTerms, len(x.entries))
 	var total fieldCounts
 	for i, e := range x.entries {
-		docs[i] = x.analyzeEntry(e, w.singleField)
+		docs[i] = x.analyzeEntry(e, w.singleField, w.field[fieldParamHelp] > 0)
 		for f := range numFields {
 			total[f] += docs[i].length[f]
 		}
@@ -129,12 +141,14 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 	}
 	// A term's rarity is counted over the fields that say what a tool
 	// does: a tag most tools carry (scope:user) must not make "user" a
-	// word every tool says. A word only tags say is counted over them.
+	// word every tool says, nor a flag most tools have ("Produce JSON
+	// output") "output" one. A word only tags or flags' help say is
+	// counted over them.
 	df, tagDF := make([]int, len(x.terms)), make([]int, len(x.terms))
 	for _, d := range docs {
 		for _, tc := range d.counts {
 			tagDF[tc.term]++
-			if tc.n[fieldTags] < tc.total() {
+			if tc.n[fieldTags]+tc.n[fieldParamHelp] < tc.total() {
 				df[tc.term]++
 			}
 		}
@@ -161,7 +175,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			}
 			m := float64(df[tc.term])
 			idf := math.Log(1 + (n-m+0.5)/(m+0.5))
-			p := posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf))}
+			p := posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf)), help: tc.n[fieldParamHelp] == tc.total()}
 			if tc.n[fieldName] > 0 && !w.singleField {
 				p.name = float32(idf)
 				x.nameIDF[i] += p.name
@@ -188,11 +202,16 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			}
 		}
 	}
+	x.says, x.helpOnly = make([]bool, len(x.postings)), make([]bool, len(x.postings))
+	for t, ps := range x.postings {
+		x.says[t] = slices.ContainsFunc(ps, func(p posting) bool { return !p.help })
+		x.helpOnly[t] = len(ps) > 0 && !x.says[t]
+	}
 	x.linkVocabulary(w)
 	for text, t := range x.terms {
 		// A word only the vocabulary links is a near word too:
 		// "slowest" begins with slow, which reaches latency.
-		if len(x.postings[t]) > 0 || len(x.related[t]) > 0 {
+		if x.says[t] || len(x.related[t]) > 0 {
 			x.sorted = append(x.sorted, namedTerm{text, t})
 		}
 	}
@@ -200,7 +219,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 		// The words of a class are near words too: "responder"
 		// begins with respond, a word of reply's class.
 		for w, class := range defaultVocab.class {
-			if t, ok := x.terms[class]; ok && w != class && len(x.postings[t]) > 0 {
+			if t, ok := x.terms[class]; ok && w != class && x.says[t] {
 				x.sorted = append(x.sorted, namedTerm{w, t})
 			}
 		}
@@ -231,7 +250,9 @@ func (x *Index) linkVocabulary(w weights) {
 			x.terms[from] = ft
 			x.postings = append(x.postings, nil)
 			x.related = append(x.related, nil)
+			x.says, x.helpOnly = append(x.says, false), append(x.helpOnly, false)
 		}
+		x.helpOnly[ft] = false
 		for _, r := range rels {
 			if tt, ok := x.terms[r.term]; ok {
 				x.related[ft] = append(x.related[ft], relation32{tt, float32(r.weight)})

@@ -122,7 +122,7 @@ func (r *reader) word(w []byte, caps bool) {
 		return
 	case r.names && caps && len(w) > maxAcronym:
 		st.prev = st.prev[:0]
-		if t, ok := x.terms[string(w)]; ok {
+		if t, ok := x.terms[string(w)]; ok && !x.helpOnly[t] {
 			x.want(st, t, r.weight)
 		}
 		return
@@ -215,8 +215,8 @@ func (r *reader) joined(a, b []byte) (t int32, vocabulary, found bool) {
 		if !ok {
 			continue
 		}
-		if t, found = r.x.lookup(j, class); found {
-			return t, class != "" || len(r.x.postings[t]) == 0, true
+		if t, found = r.x.lookup(j, class); found && !r.x.helpOnly[t] {
+			return t, class != "" || !r.x.says[t], true
 		}
 	}
 	return 0, false, false
@@ -256,6 +256,10 @@ func (r *reader) term(w []byte, noun bool) {
 		defer func() { st.verbEnd = len(st.query) }()
 	}
 	t, found := x.lookup(w, class)
+	if found && x.helpOnly[t] {
+		x.want(st, t, r.weight)
+		found = false
+	}
 	if !found {
 		r.phrase = false
 		// A word matched only by its beginning is still one the
@@ -350,7 +354,7 @@ func (x *Index) near(st *searchState, w []byte, weight float32) {
 		}
 		if hasPrefix(w, nt.text) || len(w) < len(nt.text) && nt.text[:len(w)] == string(w) {
 			x.want(st, nt.term, weight*nearWeight)
-			if len(x.postings[nt.term]) == 0 {
+			if !x.says[nt.term] {
 				for _, rel := range x.related[nt.term] {
 					x.want(st, rel.term, weight*nearWeight*rel.weight)
 				}

@@ -78,10 +78,15 @@ func (x *Index) Search(query string, limit int) []Hit {
 	for i, q := range st.query {
 		thing := !x.actions[q.term] || slices.Contains(st.nouns, q.term)
 		for _, p := range x.postings[q.term] {
-			st.thing[p.doc] = st.thing[p.doc] || thing
-			st.said[p.doc] |= 1 << uint(i)
 			if st.scores[p.doc] == 0 {
 				st.touched = append(st.touched, p.doc)
+			}
+			if !p.help {
+				// A flag's help says how a tool is used, not what it
+				// is: it neither makes the query's word a thing the
+				// entry is about nor one that matched it (see top).
+				st.thing[p.doc] = st.thing[p.doc] || thing
+				st.said[p.doc] |= 1 << uint(i)
 			}
 			st.scores[p.doc] += float64(q.weight) * float64(p.impact)
 			st.covered[p.doc] += float64(q.weight) * float64(p.name)
