@@ -18,7 +18,7 @@
 // BM25F: each field is weighed on its own (a word of the name counts half
 // again one of the summary; long help and parameter names count little),
 // with the weights tuned on one part of a labelled set of requests for the
-// nats CLI and measured on a held-out part written before the tuning (see
+// nats CLI and measured on a held-out part it was never tuned on (see
 // testdata). A word's rarity is counted over what tools say, not over
 // their tags or their flags' help: a tag most tools carry (scope:user)
 // does not make "user" a common word. An alias is another name for a word
