@@ -4,7 +4,8 @@
 // each mode connect (start, introspection and the handshake), the first
 // tools/list and a second one. The modes are the arguments as given
 // (deferred, for a large CLI with the default settings), `--defer never`
-// and `--defer never --output-schema`. See README.md.
+// and `--defer never --output-schema`, so SERVE_ARGS set neither. See
+// README.md.
 //
 //   node bench.mjs ROUNDS FISK_MCP SERVE_ARGS... APP
 import { spawn } from "node:child_process";
@@ -45,8 +46,8 @@ for (let r = 0; r < Number(rounds); r++) {
   floor.push(await introspect());
   for (const [mode, extra] of Object.entries(modes)) {
     const t0 = performance.now();
-    // The mode's flags go before the app's settings, so that settings given
-    // after them (an explicit --defer) still win.
+    // The modes set --defer and --output-schema themselves: SERVE_ARGS must
+    // not (fisk-mcp refuses a flag given twice).
     const transport = new StdioClientTransport({ command: fiskMCP, args: ["serve", ...extra, ...serveArgs], stderr: "ignore" });
     const client = new Client({ name: "fisk-mcp-tsclient-bench", version: "1.0.0" });
     await client.connect(transport);
