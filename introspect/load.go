@@ -38,9 +38,32 @@ const stderrLimit = 4 << 10
 // not scheduling the server for that long, failed introspections that way.
 const waitDelay = 10 * time.Second
 
+// oneShotGC is what Load adds to the environment of an introspection
+// that does not set GOGC or GOMEMLIMIT itself. Every fisk application is
+// a Go program, and an introspection is a short run that builds its whole
+// model, prints it and exits: with collection off until the heap nears a
+// soft limit, the runtime spends none of that run collecting (the nats
+// CLI: 36 → 27 ms, its peak memory unchanged at 32 MB). The limit bounds
+// what a large application may hold before collecting starts again; the
+// document it prints is bounded far below it (MaxDocument).
+var oneShotGC = []string{"GOGC=off", "GOMEMLIMIT=128MiB"}
+
+// withOneShotGC returns env with oneShotGC added, unless env sets either
+// variable already (the operator's choice stands, whole); env itself is
+// not modified.
+func withOneShotGC(env []string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "GOGC=") || strings.HasPrefix(kv, "GOMEMLIMIT=") {
+			return env
+		}
+	}
+	return append(env[:len(env):len(env)], oneShotGC...)
+}
+
 // Options tunes Load. The zero value is ready to use.
 type Options struct {
-	// Env is the complete environment of the child.
+	// Env is the environment of the child, with the Go runtime's settings
+	// for a one-shot run added (oneShotGC) unless it sets them.
 	//
 	// nil means os.Environ() UNSCRUBBED: every credential in the server's
 	// environment (LLM and cloud keys, the server's own token) reaches the
@@ -145,7 +168,7 @@ func run(ctx context.Context, name, bin string, opts Options) ([]byte, error) {
 	stderr := &headBuffer{limit: stderrLimit}
 
 	cmd := exec.Command(bin, "--fisk-introspect")
-	cmd.Env = env
+	cmd.Env = withOneShotGC(env)
 	startErr, waitErr := runGroup(runCtx, cmd, stdout, stderr)
 	if startErr != nil {
 		if errors.Is(startErr, fs.ErrNotExist) {

@@ -190,7 +190,7 @@ func TestLoadReportsACancelledContext(t *testing.T) {
 	}
 }
 
-func TestLoadGivesTheChildExactlyTheGivenEnvironment(t *testing.T) {
+func TestLoadGivesTheChildTheGivenEnvironmentInsteadOfTheServers(t *testing.T) {
 	path := script(t, `printf '{"name":"%s-%s"}\n' "${FISK_MCP_A:-unset}" "${FISK_MCP_B:-unset}"`)
 	t.Setenv("FISK_MCP_B", "inherited")
 	app, err := Load(context.Background(), path, Options{Env: []string{"FISK_MCP_A=given"}})
@@ -206,6 +206,33 @@ func TestLoadGivesTheChildExactlyTheGivenEnvironment(t *testing.T) {
 	}
 	if app.Name != "unset-inherited" {
 		t.Fatalf("with nil Env: name = %q, want unset-inherited", app.Name)
+	}
+}
+
+// The child runs with collection off until a soft limit, as a one-shot
+// run of a Go program; an environment that says either itself is kept as
+// it is, the other variable not added, and the caller's slice untouched.
+func TestLoadRunsTheChildWithOneShotGCSettingsUnlessTheEnvironmentHasItsOwn(t *testing.T) {
+	path := script(t, `printf '{"name":"gogc=%s memlimit=%s"}\n' "${GOGC:-unset}" "${GOMEMLIMIT:-unset}"`)
+	for _, c := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"A=1"}, "gogc=off memlimit=128MiB"},
+		{[]string{"GOGC=50"}, "gogc=50 memlimit=unset"},
+		{[]string{"GOMEMLIMIT=1GiB"}, "gogc=unset memlimit=1GiB"},
+	} {
+		given := append(make([]string, 0, 8), c.env...)
+		app, err := Load(context.Background(), path, Options{Env: given})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if app.Name != c.want {
+			t.Errorf("env %q: the child saw %q, want %q", c.env, app.Name, c.want)
+		}
+		if len(given) != len(c.env) || given[:cap(given)][len(c.env)] != "" {
+			t.Errorf("env %q: Load wrote into the caller's slice", c.env)
+		}
 	}
 }
 
