@@ -10,7 +10,9 @@ import (
 )
 
 // searchHint is the hint vendorMeta describes, "" when t has no word to
-// add.
+// add. It is taken for every listed tool of a set on the way to the first
+// tools/list, so what the tool says already is searched for each word a
+// hint might add (see said) rather than split into a set of its words.
 func searchHint(t exposure.Tool, title string) string {
 	candidates := strings.Fields(title)
 	if src, ok := t.(exposure.Sourced); ok {
@@ -23,13 +25,7 @@ func searchHint(t exposure.Tool, title string) string {
 	}
 	// What the tool says already, a tag's parts too (scope:system says
 	// system), for searches that split there.
-	said := map[string]bool{}
-	for _, w := range hintTokens(t.Name() + " " + title + " " + t.ModelDescription()) {
-		said[w] = true
-		for _, part := range strings.Split(w, ":") {
-			said[part] = true
-		}
-	}
+	s := said{text: strings.ToLower(t.Name() + " " + title + " " + t.ModelDescription())}
 	// The words a hint word may be short for: those of the name and title,
 	// and the other candidates but tags, which are no words to abbreviate.
 	whole := hintTokens(t.Name() + " " + title)
@@ -41,24 +37,55 @@ func searchHint(t exposure.Tool, title string) string {
 	var hint []string
 	size := -1
 	for _, w := range candidates {
-		if !adds(w, said, whole) || size+1+len(w) > maxSearchHint {
+		if !adds(w, &s, whole) || size+1+len(w) > maxSearchHint {
 			continue
 		}
-		for _, tok := range hintTokens(w) {
-			said[tok] = true
-		}
+		s.more = append(s.more, hintTokens(w)...)
 		hint = append(hint, w)
 		size += 1 + len(w)
 	}
 	return strings.Join(hint, " ")
 }
 
+// said is what a tool says already: its text, in lower case, and the words
+// of the hint so far.
+type said struct {
+	text string
+	more []string
+}
+
+// has reports whether tok (a word as hintTokens gives it) is said: a word
+// of the text, or a part of one between colons (a tag's key or value), or
+// a word of the hint so far.
+func (s *said) has(tok string) bool {
+	if slices.Contains(s.more, tok) {
+		return true
+	}
+	// Where tok is a part, a colon may bound it; where it holds a colon
+	// it must be a whole word.
+	bound := func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && (r != ':' || !strings.Contains(tok, ":"))
+	}
+	for from := 0; ; {
+		i := strings.Index(s.text[from:], tok)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(s.text[:i])
+		after, _ := utf8.DecodeRuneInString(s.text[i+len(tok):])
+		if (i == 0 || bound(before)) && (i+len(tok) == len(s.text) || bound(after)) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
 // adds reports whether w gives a search a word it has not got: one of at
 // least three letters that is not said already and is short for none of
 // the whole words.
-func adds(w string, said map[string]bool, whole []string) bool {
-	tokens := hintTokens(w)
-	if utf8.RuneCountInString(w) < 3 || !slices.ContainsFunc(tokens, func(tok string) bool { return !said[tok] }) {
+func adds(w string, s *said, whole []string) bool {
+	if utf8.RuneCountInString(w) < 3 || !slices.ContainsFunc(hintTokens(w), func(tok string) bool { return !s.has(tok) }) {
 		return false
 	}
 	lw := strings.ToLower(w)

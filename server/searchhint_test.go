@@ -1,26 +1,118 @@
 package server
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
 
-func TestShortForTellsAbbreviationsAndPluralsFromOtherWords(t *testing.T) {
-	for _, c := range []struct {
-		short, word string
-		want        bool
-	}{
-		{"str", "stream", true},
-		{"acct", "account", true},
-		{"conns", "connections", true},
-		{"users", "user", true},
-		{"statuses", "status", true},
-		{"srv", "server", true},
-		{"delete", "rm", false},
-		{"nfo", "info", false},      // another first letter: the app's own word
-		{"system", "sys", false},    // longer than the word
-		{"stream", "stream", false}, // the word itself is said, not short for it
-		{"view", "info", false},
-	} {
-		if got := shortFor(c.short, c.word); got != c.want {
-			t.Errorf("shortFor(%q, %q) = %v, want %v", c.short, c.word, got, c.want)
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+)
+
+// hintTool is a tool as searchHint reads it: its name, model description,
+// tags and aliases.
+type hintTool struct {
+	exposure.Tool
+	name, desc string
+	tags       []string
+	aliases    [][]string
+}
+
+func (h hintTool) Name() string             { return h.name }
+func (h hintTool) ModelDescription() string { return h.desc }
+func (h hintTool) Source() string           { return "custom" }
+func (h hintTool) Title() string            { return strings.ReplaceAll(h.name, "_", " ") }
+func (h hintTool) Tags() []string           { return h.tags }
+func (h hintTool) Aliases() [][]string      { return h.aliases }
+
+// searchHintBySet is searchHint as first written: every word the tool
+// says put in a set. searchHint must give exactly what it gives.
+func searchHintBySet(t exposure.Tool, title string) string {
+	candidates := strings.Fields(title)
+	if src, ok := t.(exposure.Sourced); ok {
+		candidates = append(candidates, src.Tags()...)
+	}
+	if a, ok := t.(exposure.Aliased); ok {
+		for _, level := range a.Aliases() {
+			candidates = append(candidates, level...)
 		}
+	}
+	said := map[string]bool{}
+	for _, w := range hintTokens(t.Name() + " " + title + " " + t.ModelDescription()) {
+		said[w] = true
+		for _, part := range strings.Split(w, ":") {
+			said[part] = true
+		}
+	}
+	whole := hintTokens(t.Name() + " " + title)
+	for _, w := range candidates {
+		if !strings.Contains(w, ":") {
+			whole = append(whole, strings.ToLower(w))
+		}
+	}
+	var hint []string
+	size := -1
+	for _, w := range candidates {
+		tokens := hintTokens(w)
+		lw := strings.ToLower(w)
+		if utf8.RuneCountInString(w) < 3 || !slices.ContainsFunc(tokens, func(tok string) bool { return !said[tok] }) ||
+			slices.ContainsFunc(whole, func(word string) bool { return shortFor(lw, word) }) || size+1+len(w) > maxSearchHint {
+			continue
+		}
+		for _, tok := range tokens {
+			said[tok] = true
+		}
+		hint = append(hint, w)
+		size += 1 + len(w)
+	}
+	return strings.Join(hint, " ")
+}
+
+func TestSearchHintEqualsTheHintOfEveryWordSaid(t *testing.T) {
+	for _, tool := range fixtureSet(t, exposure.Policy{}).Tools() {
+		if got, want := searchHint(tool, titleOf(tool)), searchHintBySet(tool, titleOf(tool)); got != want {
+			t.Errorf("%s: searchHint = %q, want %q", tool.Name(), got, want)
+		}
+	}
+	// Words that meet at colons, inside other words, in other cases and
+	// scripts, and hint words that repeat one another.
+	words := []string{"rm", "delete", "del", "remove", "scope", "system", "scope:system", "impact:rw", "rw", "impact",
+		"Stream", "stream", "streams", "str", "obs", "object", "ÉTAT", "état", "x:y:z", "y", "ls", "list", "kv", "kvs",
+		"ïnfo", "info", "nfo", "raft", "elect", "elects", "a:b", "b", "dé", "user", "users:admin", "admin"}
+	seps := []string{" ", ":", ", ", "_", "-", "\n", "", "(", "é"}
+	r := rand.New(rand.NewPCG(1, 2))
+	pick := func(n int) []string {
+		out := make([]string, r.IntN(n))
+		for i := range out {
+			out[i] = words[r.IntN(len(words))]
+		}
+		return out
+	}
+	text := func() string {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteString(seps[r.IntN(len(seps))])
+		}
+		return b.String()
+	}
+	checked := 0
+	for i := range 20000 {
+		h := hintTool{name: strings.Join(pick(3), "_") + fmt.Sprint(i%3), desc: text(), tags: pick(3)}
+		for range r.IntN(3) {
+			h.aliases = append(h.aliases, pick(4))
+		}
+		got, want := searchHint(h, h.Title()), searchHintBySet(h, h.Title())
+		if got != want {
+			t.Fatalf("%+v: searchHint = %q, want %q", h, got, want)
+		}
+		if want != "" {
+			checked++
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d of the tools had a hint; the comparison says little", checked)
 	}
 }
