@@ -16,11 +16,12 @@ type task struct {
 	Tools []string `json:"tools"`
 }
 
-// The two parts of the labelled set (see testdata/README.md): the ranking
-// is tuned on the first and measured on the second.
+// The parts of the labelled set (see testdata/README.md): the ranking is
+// tuned on the first and measured on the two others, written apart.
 const (
-	tuneTasks    = "testdata/nats_tune.json"
-	heldoutTasks = "testdata/nats_heldout.json"
+	tuneTasks     = "testdata/nats_tune.json"
+	heldoutTasks  = "testdata/nats_heldout.json"
+	heldout2Tasks = "testdata/nats_heldout2.json"
 )
 
 func loadJSON[T any](t testing.TB, path string) T {
@@ -90,15 +91,16 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 	entries := natsEntries(t)
 	tune := loadJSON[[]task](t, tuneTasks)
 	heldout := loadJSON[[]task](t, heldoutTasks)
-	if len(heldout) < 60 {
-		t.Fatalf("%d held-out tasks, want at least 60", len(heldout))
+	heldout2 := loadJSON[[]task](t, heldout2Tasks)
+	if len(heldout) < 60 || len(heldout2) < 60 {
+		t.Fatalf("%d and %d held-out tasks, want at least 60 in each part", len(heldout), len(heldout2))
 	}
 	rankedIdx := New(entries)
 	plainIdx := build(entries, analyzer{}, plainWeights)
 	for _, part := range []struct {
 		name  string
 		tasks []task
-	}{{"tune", tune}, {"heldout", heldout}} {
+	}{{"tune", tune}, {"heldout", heldout}, {"heldout2", heldout2}, {"both", append(slices.Clone(heldout), heldout2...)}} {
 		r := measure(rankedIdx, part.tasks)
 		p := measure(plainIdx, part.tasks)
 		t.Logf("%-8s ranked: %v", part.name, r)
