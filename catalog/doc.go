@@ -19,7 +19,10 @@
 // again one of the summary; long help and parameter names count little),
 // with the weights tuned on one part of a labelled set of requests for the
 // nats CLI and measured on a held-out part it was never tuned on (see
-// testdata). A word's rarity is counted over what tools say, not over
+// testdata). Each word matched counts for at least a small floor of its
+// rarity, however long the text that says it (BM25+): length
+// normalisation must not make a word said once in a long help count for
+// nothing. A word's rarity is counted over what tools say, not over
 // their tags or their flags' help: a tag most tools carry (scope:user)
 // does not make "user" a common word. An alias is another name for a word
 // of the path (stream rm is also stream delete, and stream also str) and
