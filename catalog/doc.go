@@ -82,8 +82,11 @@
 //   - words after a preposition weigh less than the thing acted on;
 //   - an action word after a determiner is a thing (show the exports),
 //     and said as a participle (a paused consumer, or in a question: is
-//     the bucket sealed) it weighs less; "make" before a definite article
-//     changes a thing rather than creating one;
+//     the bucket sealed) it weighs less, as does any action a question
+//     says after the thing it asks about (why is my consumer not getting
+//     messages: the getting is the consumer's state, not what to do);
+//     "make" before a definite article changes a thing rather than
+//     creating one;
 //   - to stop doing something (stop sharing a service) is to undo it: the
 //     query also asks to remove, at half weight; to add a number (add 5
 //     to the counter) is to increment;
