@@ -19,10 +19,7 @@
 // again one of the summary; long help and parameter names count little),
 // with the weights tuned on one part of a labelled set of requests for the
 // nats CLI and measured on a held-out part it was never tuned on (see
-// testdata). Each word matched counts for at least a small floor of its
-// rarity, however long the text that says it (BM25+): length
-// normalisation must not make a word said once in a long help count for
-// nothing. A word's rarity is counted over what tools say, not over
+// testdata). A word's rarity is counted over what tools say, not over
 // their tags or their flags' help: a tag most tools carry (scope:user)
 // does not make "user" a common word. An alias is another name for a word
 // of the path (stream rm is also stream delete, and stream also str) and
@@ -82,11 +79,8 @@
 //   - words after a preposition weigh less than the thing acted on;
 //   - an action word after a determiner is a thing (show the exports),
 //     and said as a participle (a paused consumer, or in a question: is
-//     the bucket sealed) it weighs less, as does any action a question
-//     says after the thing it asks about (why is my consumer not getting
-//     messages: the getting is the consumer's state, not what to do);
-//     "make" before a definite article changes a thing rather than
-//     creating one;
+//     the bucket sealed) it weighs less; "make" before a definite article
+//     changes a thing rather than creating one;
 //   - to stop doing something (stop sharing a service) is to undo it: the
 //     query also asks to remove, at half weight; to add a number (add 5
 //     to the counter) is to increment;

@@ -41,12 +41,6 @@ type weights struct {
 	otherNumber float32 // see Index.otherNumber
 	sameWords   float64 // see Index.sameWords
 	phrase      float64 // see Index.phrase
-	// delta is the floor of a match's saturated term frequency (BM25+):
-	// length normalisation pushes a word said once in a long field
-	// towards nothing, so that a tool saying every word of the query at
-	// length can lose to one saying half of them briefly; with it, each
-	// word matched counts for at least delta of its idf.
-	delta float64
 }
 
 // rankedWeights were tuned on the tune part of the labelled nats tasks.
@@ -61,10 +55,7 @@ type weights struct {
 // tool and not of what the tool is for, and its length is normalised in
 // full (b 1), since one flag's words say less of a tool the more flags it
 // has. Weights 0.15-0.3 with b 0.75-1 stay within 3 tasks of its
-// recall@5. The BM25+ floor (delta 0.02) was fitted on two of four folds
-// of the tune part and kept because it raised recall@1 on the other two
-// and on the newest tasks without lowering recall@5 there; from 0.05 up it
-// costs recall@5.
+// recall@5.
 var rankedWeights = weights{
 	k1:          1.6,
 	b:           [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5, 0.5, 0.75, 1},
@@ -76,7 +67,6 @@ var rankedWeights = weights{
 	otherNumber: 0.3,
 	sameWords:   0.9,
 	phrase:      0.15,
-	delta:       0.02,
 }
 
 // plainWeights are textbook BM25 over one field.

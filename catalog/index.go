@@ -175,9 +175,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			}
 			m := float64(df[tc.term])
 			idf := math.Log(1 + (n-m+0.5)/(m+0.5))
-			// BM25+: a match counts at least delta of its idf, however
-			// long the fields that hold it (see weights.delta).
-			p := posting{doc: int32(i), impact: float32(idf * (tf/(w.k1+tf) + w.delta)), help: tc.n[fieldParamHelp] == tc.total()}
+			p := posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf)), help: tc.n[fieldParamHelp] == tc.total()}
 			if tc.n[fieldName] > 0 && !w.singleField {
 				p.name = float32(idf)
 				x.nameIDF[i] += p.name

@@ -277,12 +277,6 @@ func (r *reader) term(w []byte, noun bool) {
 		// question says of a thing with a participle is its state.
 		noun = true
 	}
-	if x.actions[t] && !x.sees[t] && !first && st.question > 0 && st.number != 0 {
-		// "why is my consumer not getting messages": an action a
-		// question says after the thing it asks about is what the thing
-		// does or fails to do, its state, in any form of the verb.
-		noun, participle = true, true
-	}
 	if noun && participle && x.actions[t] {
 		// "a paused consumer": the action describes the thing, it is
 		// not what to do with it.
