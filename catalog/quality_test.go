@@ -113,10 +113,10 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 			}
 		}
 	}
-	// Reached on the held-out tasks: recall@5 87.4 %, recall@1 65.5 %
-	// (recall@10 91.6 %).
-	const floor5, floor1 = 0.84, 0.62
-	r := measure(rankedIdx, heldout)
+	// Reached on both held-out parts together: recall@5 86.5 %, recall@1
+	// 65.8 % (recall@10 91.6 %).
+	const floor5, floor1 = 0.84, 0.63
+	r := measure(rankedIdx, append(slices.Clone(heldout), heldout2...))
 	if r.ratio(r.at5) < floor5 || r.ratio(r.at1) < floor1 {
 		t.Errorf("held-out quality fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*floor5, 100*floor1)
 	}
