@@ -11,9 +11,7 @@ func TestSearchFindsAToolByItsFlagsHelp(t *testing.T) {
 		{Name: "consumer_info", Title: "consumer info", Description: "Consumer information", Params: []string{"consumer"}},
 		{Name: "consumer_add", Title: "consumer add", Description: "Creates a new consumer", Params: []string{"consumer"}},
 	})
-	if hits := x.Search("pending acknowledgements", 1); len(hits) == 0 || hits[0].Name != "consumer_ls" {
-		t.Errorf("got %v, want consumer_ls first", names(hits))
-	}
+	wantFirst(t, x, "pending acknowledgements", 1, "consumer_ls")
 }
 
 func TestSearchCountsAWordOfAFlagsHelpLessThanTheSameWordOfASummary(t *testing.T) {

@@ -142,13 +142,9 @@ func TestSearchReadsAParticipleInAQuestionAsAState(t *testing.T) {
 		{Name: "bucket_info", Title: "bucket info", Description: "Bucket information, its size and state", ReadOnly: true},
 	})
 	// The question asks whether the bucket is sealed, not to seal it.
-	if hits := x.Search("is the bucket sealed?", 2); len(hits) == 0 || hits[0].Name != "bucket_info" {
-		t.Errorf("got %v, want bucket_info first", names(hits))
-	}
+	wantFirst(t, x, "is the bucket sealed?", 2, "bucket_info")
 	// Said as a request, sealing is what to do.
-	if hits := x.Search("seal the bucket", 2); len(hits) == 0 || hits[0].Name != "bucket_seal" {
-		t.Errorf("got %v, want bucket_seal first", names(hits))
-	}
+	wantFirst(t, x, "seal the bucket", 2, "bucket_seal")
 }
 
 func TestSearchReadsStoppingAnActionAsUndoingIt(t *testing.T) {
@@ -158,9 +154,7 @@ func TestSearchReadsStoppingAnActionAsUndoingIt(t *testing.T) {
 		{Name: "export_rm", Title: "export rm", Description: "Removes an export"},
 	})
 	// To stop exporting a service is to remove its export.
-	if hits := x.Search("stop exporting the billing service", 3); len(hits) == 0 || hits[0].Name != "export_rm" {
-		t.Errorf("got %v, want export_rm first", names(hits))
-	}
+	wantFirst(t, x, "stop exporting the billing service", 3, "export_rm")
 }
 
 func TestSearchReadsAddingANumberAsArithmetic(t *testing.T) {
@@ -168,12 +162,8 @@ func TestSearchReadsAddingANumberAsArithmetic(t *testing.T) {
 		{Name: "counter_add", Title: "counter add", Description: "Adds a new counter"},
 		{Name: "counter_increment", Title: "counter increment", Description: "Increment the value of a counter"},
 	})
-	if hits := x.Search("add 5 to the visits counter", 2); len(hits) == 0 || hits[0].Name != "counter_increment" {
-		t.Errorf("got %v, want counter_increment first", names(hits))
-	}
-	if hits := x.Search("add a counter for visits", 2); len(hits) == 0 || hits[0].Name != "counter_add" {
-		t.Errorf("got %v, want counter_add first", names(hits))
-	}
+	wantFirst(t, x, "add 5 to the visits counter", 2, "counter_increment")
+	wantFirst(t, x, "add a counter for visits", 2, "counter_add")
 }
 
 func TestSearchReachesTheLinksOfAWordAUserSaysInAnotherForm(t *testing.T) {
@@ -183,7 +173,5 @@ func TestSearchReachesTheLinksOfAWordAUserSaysInAnotherForm(t *testing.T) {
 	})
 	// Slowest is no word of the tools; it begins with slow, which the
 	// vocabulary links to latency.
-	if hits := x.Search("find the slowest servers", 2); len(hits) == 0 || hits[0].Name != "latency" {
-		t.Errorf("got %v, want latency first", names(hits))
-	}
+	wantFirst(t, x, "find the slowest servers", 2, "latency")
 }

@@ -18,6 +18,14 @@ var small = []Entry{
 	{Name: "server_cluster_balance", Title: "server cluster balance", Description: "Balance cluster connections"},
 }
 
+// wantFirst checks that the first of k hits for query is the entry want.
+func wantFirst(t *testing.T, x *Index, query string, k int, want string) {
+	t.Helper()
+	if hits := x.Search(query, k); len(hits) == 0 || hits[0].Name != want {
+		t.Errorf("%q: got %v, want %s first", query, names(hits), want)
+	}
+}
+
 func names(hits []Hit) []string {
 	var out []string
 	for _, h := range hits {
