@@ -14,26 +14,10 @@ import (
 // tools/list, so what the tool says already is searched for each word a
 // hint might add (see said) rather than split into a set of its words.
 func searchHint(t exposure.Tool, title string) string {
-	candidates := strings.Fields(title)
-	if src, ok := t.(exposure.Sourced); ok {
-		candidates = append(candidates, src.Tags()...)
-	}
-	if a, ok := t.(exposure.Aliased); ok {
-		for _, level := range a.Aliases() {
-			candidates = append(candidates, level...)
-		}
-	}
+	candidates, whole := hintWords(t, title)
 	// What the tool says already, a tag's parts too (scope:system says
 	// system), for searches that split there.
 	s := said{text: strings.ToLower(t.Name() + " " + title + " " + t.ModelDescription())}
-	// The words a hint word may be short for: those of the name and title,
-	// and the other candidates but tags, which are no words to abbreviate.
-	whole := hintTokens(t.Name() + " " + title)
-	for _, w := range candidates {
-		if !strings.Contains(w, ":") {
-			whole = append(whole, strings.ToLower(w))
-		}
-	}
 	var hint []string
 	size := -1
 	for _, w := range candidates {
@@ -45,6 +29,29 @@ func searchHint(t exposure.Tool, title string) string {
 		size += 1 + len(w)
 	}
 	return strings.Join(hint, " ")
+}
+
+// hintWords returns the words a hint of t might hold, in the order they
+// are tried (the title's, the tags, the aliases), and the whole words a
+// hint word may be short for: those of the name and title, and the
+// candidates but tags, which are no words to abbreviate.
+func hintWords(t exposure.Tool, title string) (candidates, whole []string) {
+	candidates = strings.Fields(title)
+	if src, ok := t.(exposure.Sourced); ok {
+		candidates = append(candidates, src.Tags()...)
+	}
+	if a, ok := t.(exposure.Aliased); ok {
+		for _, level := range a.Aliases() {
+			candidates = append(candidates, level...)
+		}
+	}
+	whole = hintTokens(t.Name() + " " + title)
+	for _, w := range candidates {
+		if !strings.Contains(w, ":") {
+			whole = append(whole, strings.ToLower(w))
+		}
+	}
+	return candidates, whole
 }
 
 // said is what a tool says already: its text, in lower case, and the words

@@ -27,29 +27,15 @@ func (h hintTool) Title() string            { return strings.ReplaceAll(h.name, 
 func (h hintTool) Tags() []string           { return h.tags }
 func (h hintTool) Aliases() [][]string      { return h.aliases }
 
-// searchHintBySet is searchHint as first written: every word the tool
-// says put in a set. searchHint must give exactly what it gives.
+// searchHintBySet is searchHint as first written, reading what the tool
+// says as a set of its words. searchHint must give exactly what it gives.
 func searchHintBySet(t exposure.Tool, title string) string {
-	candidates := strings.Fields(title)
-	if src, ok := t.(exposure.Sourced); ok {
-		candidates = append(candidates, src.Tags()...)
-	}
-	if a, ok := t.(exposure.Aliased); ok {
-		for _, level := range a.Aliases() {
-			candidates = append(candidates, level...)
-		}
-	}
+	candidates, whole := hintWords(t, title)
 	said := map[string]bool{}
 	for _, w := range hintTokens(t.Name() + " " + title + " " + t.ModelDescription()) {
 		said[w] = true
 		for _, part := range strings.Split(w, ":") {
 			said[part] = true
-		}
-	}
-	whole := hintTokens(t.Name() + " " + title)
-	for _, w := range candidates {
-		if !strings.Contains(w, ":") {
-			whole = append(whole, strings.ToLower(w))
 		}
 	}
 	var hint []string
