@@ -85,6 +85,11 @@ type Config struct {
 	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
 	// HTTPConfig.DrainTimeout, when set, takes precedence for HTTPServer.Serve.
 	DrainTimeout time.Duration
+	// Listed, when set, is called once, when ServeStdio has written the
+	// first answer to a tools/list in full: the moment the client has all
+	// it waited for at start-up. A caller uses it to end what it does only
+	// while starting (cmd/fisk-mcp collects no garbage until then).
+	Listed func()
 }
 
 // withDefaults returns c with every zero field replaced by its default.

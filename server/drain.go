@@ -180,40 +180,43 @@ func waitClosed(ch <-chan struct{}, d time.Duration) bool {
 // this set to empty before it closes the session.
 type answerTracker struct {
 	mu      sync.Mutex
-	pending map[jsonrpc.ID]struct{}
-	idle    chan struct{} // closed while pending is empty
+	pending map[jsonrpc.ID]string // the method of each request
+	idle    chan struct{}         // closed while pending is empty
 }
 
 func newAnswerTracker() *answerTracker {
 	idle := make(chan struct{})
 	close(idle)
-	return &answerTracker{pending: map[jsonrpc.ID]struct{}{}, idle: idle}
+	return &answerTracker{pending: map[jsonrpc.ID]string{}, idle: idle}
 }
 
 // expect records a request read from the client. It must be called before
 // the SDK can see the request, so its response cannot come first.
-func (a *answerTracker) expect(id jsonrpc.ID) {
+func (a *answerTracker) expect(id jsonrpc.ID, method string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if len(a.pending) == 0 {
 		a.idle = make(chan struct{})
 	}
-	a.pending[id] = struct{}{}
+	a.pending[id] = method
 }
 
-// answered records that the response to id has been written in full.
-// Responses to requests never expected (a malformed request answered with a
-// null id) are ignored.
-func (a *answerTracker) answered(id jsonrpc.ID) {
+// answered records that the response to id has been written in full, and
+// returns the method of the request it answers. Responses to requests never
+// expected (a malformed request answered with a null id) are ignored, and
+// have no method.
+func (a *answerTracker) answered(id jsonrpc.ID) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if _, ok := a.pending[id]; !ok {
-		return
+	method, ok := a.pending[id]
+	if !ok {
+		return ""
 	}
 	delete(a.pending, id)
 	if len(a.pending) == 0 {
 		close(a.idle)
 	}
+	return method
 }
 
 // idleChan returns a channel closed once every request read so far has

@@ -26,7 +26,7 @@ import (
 // otherwise, and logs go to Config.Logger.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	answers := newAnswerTracker()
-	w := &responseWriter{out: out, answers: answers}
+	w := &responseWriter{out: out, answers: answers, listed: s.cfg.Listed}
 	checked := &lineChecker{in: in, refuse: w.refuse, log: s.log}
 	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{
 		Reader: &requestReader{in: checked, answers: answers},
@@ -116,7 +116,7 @@ func (r *requestReader) Read(p []byte) (int, error) {
 func (r *requestReader) expect(line []byte) {
 	for _, msg := range decodeLine(line) {
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != methodListen {
-			r.answers.expect(req.ID)
+			r.answers.expect(req.ID, req.Method)
 		}
 	}
 }
@@ -137,6 +137,9 @@ func (r *requestReader) Close() error {
 type responseWriter struct {
 	out     io.Writer
 	answers *answerTracker
+	// listed is called after the first answer to a tools/list is written
+	// (see Config.Listed), at most once.
+	listed func()
 
 	mu    sync.Mutex // serialises writes and guards lines
 	lines lineSplitter
@@ -176,8 +179,10 @@ func (w *responseWriter) refuse(code int64, message string) {
 
 func (w *responseWriter) answer(line []byte) {
 	for _, msg := range decodeLine(line) {
-		if resp, ok := msg.(*jsonrpc.Response); ok {
-			w.answers.answered(resp.ID)
+		if resp, ok := msg.(*jsonrpc.Response); ok && w.answers.answered(resp.ID) == "tools/list" && w.listed != nil {
+			listed := w.listed
+			w.listed = nil // under w.mu, held by Write
+			listed()
 		}
 	}
 }

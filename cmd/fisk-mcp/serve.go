@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/choria-io/fisk"
 
@@ -35,10 +35,6 @@ func (c *cli) runServe(*fisk.ParseContext) error {
 	return c.serveplan(p, log)
 }
 
-// startupGCPercent is the GOGC in force while the first tool set and the
-// server are built.
-const startupGCPercent = 400
-
 // serveplan starts everything a validated plan describes and serves until
 // the client leaves or a signal ends the context. Everything that can fail
 // is done before serving starts, so a bad setting never leaves a server half
@@ -61,16 +57,8 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		defer stop()
 	}
 
-	// Loading is a burst of short-lived garbage (the decoded document of
-	// every app, the schemas cloned from it) over a live heap of a few MiB,
-	// which the default GOGC collects many times over; collecting less
-	// often until the server is built takes that off the start-up path at
-	// the cost of a larger heap for those milliseconds (as the Go compiler
-	// does for its own start). A GOGC the operator set is left alone.
-	gcPercent := -2 // SetGCPercent's argument for "leave it"; see below
-	if os.Getenv("GOGC") == "" {
-		gcPercent = debug.SetGCPercent(startupGCPercent)
-	}
+	restoreGC := startupGC(os.Getenv)
+	defer restoreGC()
 	l := newLoader(p)
 	var w *watch.Watcher
 	if sp.Watch {
@@ -97,18 +85,25 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	defer closeApprovals()
 	sp.Approval.Browser, sp.HTTP.Approvals = asker, page
 	warnApprovalWait(log, sp.Approval)
+	stdio := sp.HTTP.Addr == ""
+	if stdio {
+		// The first list written is the end of the start-up; a client
+		// that does not list soon ends it anyway.
+		sp.Server.Listed = restoreGC
+		defer time.AfterFunc(startupGCWindow, restoreGC).Stop()
+	}
 	srv, err := newServer(p, l, set, log)
 	if err != nil {
 		return err
 	}
-	if gcPercent != -2 {
-		debug.SetGCPercent(gcPercent)
-	}
-	if sp.HTTP.Addr == "" {
+	if stdio {
 		announce(log, p, l, set, "")
 		c.watch(ctx, w, l, srv, log)
 		return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
+	// A shared server's first list is one client's among many: its
+	// start-up ends when it begins to serve.
+	restoreGC()
 	return serveHTTP(ctx, p, srv, func(addr string) {
 		announce(log, p, l, set, addr)
 		c.watch(ctx, w, l, srv, log)

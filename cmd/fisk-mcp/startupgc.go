@@ -1,0 +1,42 @@
+package main
+
+import (
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// Start-up is a burst of short-lived garbage (every app's decoded document,
+// the schemas built from it, the descriptors and their encoding, the first
+// list's encoding) over a live heap of a few MiB. Collecting it costs a
+// client its wait: one cycle, begun about 15 MiB in, takes one of two CPUs
+// for its marking and slows every allocation, some 6 ms of nats's 75 ms
+// start → first tools/list. So nothing is collected until the first list
+// is written, unless the heap reaches startupMemoryLimit first (a soft
+// limit: past it the runtime collects as usual). The Go compiler does the
+// same for its own short runs.
+const (
+	startupMemoryLimit = 128 << 20
+	// startupGCWindow ends the start-up of a stdio client that has not
+	// listed the tools by then: collection is on again from then on,
+	// whatever the client does.
+	startupGCWindow = 5 * time.Second
+)
+
+// startupGC turns collection off for the start-up (see above) and returns
+// what turns it back on, as it was; the returned function may be called
+// any number of times, from any goroutine. An operator who set GOGC or
+// GOMEMLIMIT chose how this process collects, and is left alone: getenv
+// reads the environment.
+func startupGC(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(-1) // reads it
+	percent := debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(min(limit, startupMemoryLimit))
+	return sync.OnceFunc(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+}
