@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/gob"
+	"encoding/json"
 	"sort"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -17,6 +18,9 @@ import (
 type listing struct {
 	deferred bool
 	tools    []*mcp.Tool
+	// encoded is the wire encoding of each listed descriptor that has
+	// one (see registration.wire).
+	encoded map[*mcp.Tool]json.RawMessage
 }
 
 // listingOf is the listing of want, the registrations of a set. A full
@@ -26,15 +30,21 @@ type listing struct {
 // depends on nothing but the set, so every session and transport gets the
 // same list.
 func listingOf(want map[string]registration, deferred bool) *listing {
-	l := &listing{deferred: deferred, tools: []*mcp.Tool{}}
+	l := &listing{deferred: deferred, tools: []*mcp.Tool{}, encoded: map[*mcp.Tool]json.RawMessage{}}
+	add := func(r registration) {
+		l.tools = append(l.tools, r.listed)
+		if r.wire != nil {
+			l.encoded[r.listed] = r.wire
+		}
+	}
 	if deferred {
 		for _, d := range discoveryTools {
-			l.tools = append(l.tools, want[d.name].listed)
+			add(want[d.name])
 		}
 	}
 	for _, name := range sortedNames(want) {
 		if r := want[name]; r.listed != nil && !(deferred && isDiscovery(name)) {
-			l.tools = append(l.tools, r.listed)
+			add(r)
 		}
 	}
 	return l
@@ -60,7 +70,7 @@ func (s *Server) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return nil, err
 		}
-		return onTheWire(res), nil
+		return onTheWire(res, l.encoded)
 	}
 }
 

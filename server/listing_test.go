@@ -248,3 +248,24 @@ func TestPublishTellsClientsOfAChangedDescription(t *testing.T) {
 		}
 	}
 }
+
+// A published set encodes each listed tool once, when it is registered:
+// tools/list sends those bytes and encodes nothing itself, in either mode.
+func TestAPublishedListingHoldsTheWireEncodingOfEveryListedTool(t *testing.T) {
+	for _, mode := range []DeferMode{DeferNever, DeferAlways} {
+		s, _ := newServer(t, Config{Defer: mode}, fixtureSet(t, exposure.Policy{}))
+		l := s.listing.Load()
+		if len(l.tools) == 0 {
+			t.Fatalf("%s: nothing listed", mode)
+		}
+		for _, tool := range l.tools {
+			want, err := encodeTool(tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := l.encoded[tool]; !ok || string(got) != string(want) {
+				t.Errorf("%s %s: kept encoding %q (present: %v), want %s", mode, tool.Name, got, ok, want)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"sort"
@@ -102,8 +103,11 @@ func (s *Server) Publish(set *exposure.ToolSet) exposure.SetDiff {
 // calls) and as tools/list shows it (listed; nil when a deferred list
 // leaves it out).
 type registration struct {
-	tool    *mcp.Tool
-	listed  *mcp.Tool
+	tool   *mcp.Tool
+	listed *mcp.Tool
+	// wire is listed's wire encoding (see encodeTool), nil when it has
+	// none: tools/list then encodes it itself, and reports what fails.
+	wire    json.RawMessage
 	handler mcp.ToolHandler
 	noDefer bool
 }
@@ -126,7 +130,8 @@ func (s *Server) register(set *exposure.ToolSet) {
 			if _, taken := want[d.name]; taken {
 				s.log.Warn("a served tool has the name of a discovery tool; while the list is deferred, call it through "+anyExecutor.name, "tool", d.name)
 			}
-			want[d.name] = registration{tool: d.descriptor, listed: d.descriptor, handler: d.handler(s), noDefer: true}
+			wire, _ := encodeTool(d.descriptor)
+			want[d.name] = registration{tool: d.descriptor, listed: d.descriptor, wire: wire, handler: d.handler(s), noDefer: true}
 		}
 	}
 	s.listing.Store(listingOf(want, deferred))

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,15 +38,35 @@ type wireTool struct {
 
 // wireList is a tools/list result as sent. It carries the SDK's result
 // (its _meta, cursor and cache fields, and the methods that make it a
-// result) and only encodes the tools otherwise.
+// result) and only encodes the tools otherwise: each one already in its
+// wire encoding, which a published set holds for its listed tools (see
+// listingOf), so a list encodes them once, not on every tools/list of
+// every session.
 type wireList struct {
 	*mcp.ListToolsResult
-	Tools []wireTool `json:"tools"`
+	Tools []json.RawMessage `json:"tools"`
 }
 
-// onTheWire is res as this server sends it.
-func onTheWire(res *mcp.ListToolsResult) *wireList {
-	return &wireList{ListToolsResult: res, Tools: wireTools(res.Tools)}
+// onTheWire is res as this server sends it. encoded holds the wire
+// encoding of descriptors already encoded; any other is encoded now.
+func onTheWire(res *mcp.ListToolsResult, encoded map[*mcp.Tool]json.RawMessage) (*wireList, error) {
+	out := make([]json.RawMessage, len(res.Tools))
+	for i, t := range res.Tools {
+		raw, ok := encoded[t]
+		if !ok {
+			var err error
+			if raw, err = encodeTool(t); err != nil {
+				return nil, fmt.Errorf("server: encoding tool %q for tools/list: %w", t.Name, err)
+			}
+		}
+		out[i] = raw
+	}
+	return &wireList{ListToolsResult: res, Tools: out}, nil
+}
+
+// encodeTool is t's wire encoding: the SDK's, with wireAnnotations.
+func encodeTool(t *mcp.Tool) (json.RawMessage, error) {
+	return encode(wireTool{Tool: t, Annotations: (*wireAnnotations)(t.Annotations)})
 }
 
 func wireTools(tools []*mcp.Tool) []wireTool {

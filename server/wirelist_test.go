@@ -121,11 +121,15 @@ func TestTheSentListKeepsEveryFieldOfTheResultButTheToolsEncoding(t *testing.T) 
 		NextCursor: "next",
 		Tools:      []*mcp.Tool{{Name: "t", InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{}}},
 	}
+	wire, err := onTheWire(res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var sdk, sent map[string]any
 	for _, c := range []struct {
 		v    any
 		into *map[string]any
-	}{{res, &sdk}, {onTheWire(res), &sent}} {
+	}{{res, &sdk}, {wire, &sent}} {
 		b, err := json.Marshal(c.v)
 		if err != nil {
 			t.Fatal(err)
