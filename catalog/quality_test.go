@@ -17,11 +17,12 @@ type task struct {
 }
 
 // The parts of the labelled set (see testdata/README.md): the ranking is
-// tuned on the first and measured on the two others, written apart.
+// tuned on the first and measured on the three others, written apart.
 const (
 	tuneTasks     = "testdata/nats_tune.json"
 	heldoutTasks  = "testdata/nats_heldout.json"
 	heldout2Tasks = "testdata/nats_heldout2.json"
+	heldout3Tasks = "testdata/nats_heldout3.json"
 )
 
 func loadJSON[T any](t testing.TB, path string) T {
@@ -92,15 +93,16 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 	tune := loadJSON[[]task](t, tuneTasks)
 	heldout := loadJSON[[]task](t, heldoutTasks)
 	heldout2 := loadJSON[[]task](t, heldout2Tasks)
-	if len(heldout) < 60 || len(heldout2) < 60 {
-		t.Fatalf("%d and %d held-out tasks, want at least 60 in each part", len(heldout), len(heldout2))
+	heldout3 := loadJSON[[]task](t, heldout3Tasks)
+	if len(heldout) < 60 || len(heldout2) < 60 || len(heldout3) < 60 {
+		t.Fatalf("%d, %d and %d held-out tasks, want at least 60 in each part", len(heldout), len(heldout2), len(heldout3))
 	}
 	rankedIdx := New(entries)
 	plainIdx := build(entries, analyzer{}, plainWeights)
 	for _, part := range []struct {
 		name  string
 		tasks []task
-	}{{"tune", tune}, {"heldout", heldout}, {"heldout2", heldout2}, {"both", append(slices.Clone(heldout), heldout2...)}} {
+	}{{"tune", tune}, {"heldout", heldout}, {"heldout2", heldout2}, {"heldout3", heldout3}, {"both", append(slices.Clone(heldout), heldout2...)}, {"2+3", append(slices.Clone(heldout2), heldout3...)}} {
 		r := measure(rankedIdx, part.tasks)
 		p := measure(plainIdx, part.tasks)
 		t.Logf("%-8s ranked: %v", part.name, r)
