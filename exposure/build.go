@@ -363,6 +363,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		secretFlags: p.SecretFlags,
 		aliases:     c.leaf.Aliases,
 		examples:    c.app.examples[title],
+		groupHelp:   groupHelp(c.app.app.Model, c.leaf.Path),
 		loaded:      c.app.binary,
 	}
 	return t, nil

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/choria-io/fisk"
+
 	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
@@ -27,6 +29,7 @@ type commandTool struct {
 	inputs      commandSchemaInputs
 	aliases     [][]string // by level of the path; see Aliased
 	examples    []Example
+	groupHelp   []string      // by group above the command; see Grouped
 	loaded      *loadedBinary // the binary file as it was when the tool was loaded; shared by the app
 	envars      []string      // the application's declared variables; shared, read only
 	secretFlags []string      // the operator's secret flags (Policy.SecretFlags); shared, read only
@@ -59,6 +62,7 @@ var (
 	_ EnvDeclarer       = (*commandTool)(nil)
 	_ Aliased           = (*commandTool)(nil)
 	_ Exemplified       = (*commandTool)(nil)
+	_ Grouped           = (*commandTool)(nil)
 )
 
 // describeCommand returns the human description and the model description
@@ -108,6 +112,30 @@ func (t *commandTool) Aliases() [][]string {
 }
 
 func (t *commandTool) Examples() []Example { return slices.Clone(t.examples) }
+
+func (t *commandTool) GroupHelp() []string { return slices.Clone(t.groupHelp) }
+
+// groupHelp is the first line of the help of each group on the way from
+// m's root to the leaf at path, outermost first (see Grouped); nil for a
+// leaf at the root. The path is one that introspect.Walk found in m, so
+// every group on it is there.
+func groupHelp(m *fisk.ApplicationModel, path []string) []string {
+	if m == nil || m.CmdGroupModel == nil || len(path) < 2 {
+		return nil
+	}
+	out := make([]string, 0, len(path)-1)
+	cmds := m.Commands
+	for _, name := range path[:len(path)-1] {
+		i := slices.IndexFunc(cmds, func(c *fisk.CmdModel) bool { return c != nil && c.Name == name })
+		if i < 0 || cmds[i].CmdGroupModel == nil {
+			return nil
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(cmds[i].Help), "\n")
+		out = append(out, strings.TrimSpace(line))
+		cmds = cmds[i].Commands
+	}
+	return out
+}
 
 // NoDefer reports ai:no_defer on the command or a group above it: where a
 // tool is listed is not a safety decision, so a group may ask it for the

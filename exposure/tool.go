@@ -135,6 +135,20 @@ type Exemplified interface {
 	Examples() []Example
 }
 
+// Grouped is implemented by tools that sit beneath groups of an
+// application's commands. A command's own help takes its groups for
+// granted ("Reclaim space used by deleted keys" beneath a group whose help
+// says it manages a key-value store); their help says what it leaves
+// unsaid. Like aliases, it is not part of what a client is shown: it helps
+// a search find the tool.
+type Grouped interface {
+	// GroupHelp is the one-line help of each group above the tool,
+	// outermost first: GroupHelp()[i] is that of the group named by the
+	// title's i-th word, "" for a group without help. It is nil for a
+	// tool beneath no group. A fresh copy.
+	GroupHelp() []string
+}
+
 // Kind is the accounting axis of a tool; it appears in every log line.
 type Kind string
 
