@@ -33,6 +33,11 @@ type Entry struct {
 	// each once. They rank as the long help does; the command lines
 	// themselves repeat the name and example values, and are left out.
 	Examples []string `json:"examples,omitempty"`
+	// Context is the help of the groups above the tool, outermost first,
+	// each once ("Interacts with a JetStream based Key-Value store" above
+	// kv compact): what the tool's own help takes for granted. It speaks
+	// of every tool of the group, not of this one, and ranks low.
+	Context []string `json:"context,omitempty"`
 	// ReadOnly and Gated are carried for the caller that presents a hit
 	// (which executor runs it, whether a person is asked). Gated does not
 	// change the ranking; ReadOnly favours the entry for a query that

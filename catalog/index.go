@@ -36,8 +36,8 @@ type Index struct {
 	cover   float64
 	stands  [][]standing // see posting.stands
 	// says is, by term, whether a tool says it of itself: in anything
-	// but its parameters' help. helpOnly is whether only that help says
-	// it, and the vocabulary does not know it. The query is read by what
+	// but its parameters' or its groups' help. helpOnly is whether only
+	// that help says it, and the vocabulary does not know it. The query is read by what
 	// the tools say of themselves: such a word scores the entries whose
 	// flags it describes, but is read as a word the tools do not say (it
 	// may be the action in other words, and near words are looked for),
@@ -67,8 +67,8 @@ type posting struct {
 	// Index.stands of the name terms it stands for; else 0.
 	stands int32
 	// help is whether the entry says the term only in its parameters'
-	// help: the term adds to its score and tells nothing else (see
-	// Index.helpOnly).
+	// or its groups' help: the term adds to its score and tells nothing
+	// else (see Index.helpOnly).
 	help bool
 }
 
@@ -130,7 +130,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 	docs := make([]docTerms, len(x.entries))
 	var total fieldCounts
 	for i, e := range x.entries {
-		docs[i] = x.analyzeEntry(e, w.singleField, w.field[fieldParamHelp] > 0)
+		docs[i] = x.analyzeEntry(e, w.singleField, w.field[fieldParamHelp] > 0, w.field[fieldContext] > 0)
 		for f := range numFields {
 			total[f] += docs[i].length[f]
 		}
@@ -142,13 +142,14 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 	// A term's rarity is counted over the fields that say what a tool
 	// does: a tag most tools carry (scope:user) must not make "user" a
 	// word every tool says, nor a flag most tools have ("Produce JSON
-	// output") "output" one. A word only tags or flags' help say is
-	// counted over them.
+	// output") "output" one, nor the help of a large group ("JetStream
+	// stream management") "management" one. A word only tags, flags' or
+	// groups' help say is counted over them.
 	df, tagDF := make([]int, len(x.terms)), make([]int, len(x.terms))
 	for _, d := range docs {
 		for _, tc := range d.counts {
 			tagDF[tc.term]++
-			if tc.n[fieldTags]+tc.n[fieldParamHelp] < tc.total() {
+			if tc.n[fieldTags]+side(tc) < tc.total() {
 				df[tc.term]++
 			}
 		}
@@ -175,7 +176,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			}
 			m := float64(df[tc.term])
 			idf := math.Log(1 + (n-m+0.5)/(m+0.5))
-			p := posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf)), help: tc.n[fieldParamHelp] == tc.total()}
+			p := posting{doc: int32(i), impact: float32(idf * tf / (w.k1 + tf)), help: side(tc) == tc.total()}
 			if tc.n[fieldName] > 0 && !w.singleField {
 				p.name = float32(idf)
 				x.nameIDF[i] += p.name
@@ -286,7 +287,7 @@ func (x *Index) vocabularyTerm(word string) int32 {
 // cloneEntry returns e sharing nothing with it.
 func cloneEntry(e Entry) Entry {
 	e.Tags, e.Params, e.Examples = slices.Clone(e.Tags), slices.Clone(e.Params), slices.Clone(e.Examples)
-	e.ParamHelp = slices.Clone(e.ParamHelp)
+	e.ParamHelp, e.Context = slices.Clone(e.ParamHelp), slices.Clone(e.Context)
 	if e.Aliases != nil {
 		a := make(map[string][]string, len(e.Aliases))
 		for word, aliases := range e.Aliases {
@@ -296,3 +297,9 @@ func cloneEntry(e Entry) Entry {
 	}
 	return e
 }
+
+// side is tc's count in the fields that say how a tool is used (its
+// parameters' help) or where it sits (its groups' help) rather than what
+// it is: a word only they say changes neither the reading of a query nor
+// a word's rarity (see Index.helpOnly).
+func side(tc termCount) int { return tc.n[fieldParamHelp] + tc.n[fieldContext] }

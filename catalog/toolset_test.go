@@ -9,6 +9,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
 func TestFromToolSetTakesNamesParamsTheirHelpBehaviourAndTheCallersGate(t *testing.T) {
@@ -48,7 +49,40 @@ func TestFromToolSetTakesNamesParamsTheirHelpBehaviourAndTheCallersGate(t *testi
 func equalEntry(a, b catalog.Entry) bool {
 	return a.Name == b.Name && a.Title == b.Title && a.Description == b.Description && a.Detail == b.Detail &&
 		slices.Equal(a.Tags, b.Tags) && slices.Equal(a.Params, b.Params) && slices.Equal(a.ParamHelp, b.ParamHelp) && a.ReadOnly == b.ReadOnly && a.Gated == b.Gated &&
-		maps.EqualFunc(a.Aliases, b.Aliases, slices.Equal) && slices.Equal(a.Examples, b.Examples)
+		maps.EqualFunc(a.Aliases, b.Aliases, slices.Equal) && slices.Equal(a.Examples, b.Examples) && slices.Equal(a.Context, b.Context)
+}
+
+// groupsDoc is an application whose commands sit at every depth: at the
+// root, beneath one group, and beneath a group without help of its own.
+const groupsDoc = `{"name":"app","help":"An application",
+ "commands":[
+  {"name":"version","help":"Show the version","schema":{"type":"object"},"restricted_schema":{"type":"object"}},
+  {"name":"kv","help":"Interacts with a key-value store\nin several lines","commands":[
+   {"name":"compact","help":"Reclaim space used by deleted keys","schema":{"type":"object"},"restricted_schema":{"type":"object"}},
+   {"name":"ops","commands":[
+    {"name":"prune","help":"Prune old revisions","schema":{"type":"object"},"restricted_schema":{"type":"object"}}]}]}]}`
+
+func TestFromToolSetTakesTheHelpOfTheGroupsAboveACommand(t *testing.T) {
+	m, err := introspect.Decode([]byte(groupsDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := exposure.Build([]exposure.LoadedApp{{App: exposure.App{Path: "/opt/app"}, Model: m}}, nil, exposure.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, e := range catalog.FromToolSet(set, nil) {
+		got[e.Name] = e.Context
+	}
+	want := map[string][]string{
+		"version":      nil,
+		"kv_compact":   {"Interacts with a key-value store"},
+		"kv_ops_prune": {"Interacts with a key-value store"}, // ops has no help
+	}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("context by tool = %q, want %q", got, want)
+	}
 }
 
 // aliasedTool is a caller-supplied tool that has aliases and examples, as
