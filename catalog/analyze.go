@@ -29,6 +29,7 @@ type vocab struct {
 	reads   []readAction
 	// quantities are class names (see quantities).
 	quantities map[string]bool
+	senses     map[string][]string // by class name, the class names of its verbSenses
 }
 
 type readAction struct {
@@ -76,6 +77,13 @@ func buildVocab() vocab {
 	v.quantities = map[string]bool{}
 	for _, q := range quantities {
 		v.quantities[v.term(norm(q))] = true
+	}
+	v.senses = map[string][]string{}
+	for _, s := range verbSenses {
+		w := v.term(norm(s.word))
+		for _, a := range s.actions {
+			v.senses[w] = append(v.senses[w], v.term(norm(a)))
+		}
 	}
 	for _, r := range readActions {
 		v.reads = append(v.reads, readAction{v.term(norm(r.word)), r.weight, r.number})

@@ -94,6 +94,11 @@
 //   - to stop doing something (stop sharing a service) is to undo it: the
 //     query also asks to remove, at half weight; to add a number (add 5
 //     to the counter) is to increment;
+//   - a thing said as the first word of a request, before a determiner
+//     or a plural, is the action it also means (stream the logs, stream
+//     changes to my terminal: watch, tail), unless a title says the two
+//     words together (stream subjects); the thing still counts, at half
+//     weight;
 //   - a verb and its particle said apart are one word (put the streams
 //     back: restore; take a stream off: evacuate), and so are a verb and
 //     its particle said together, whatever the form of the verb (putting

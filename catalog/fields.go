@@ -92,6 +92,7 @@ type docTerms struct {
 	// alias of: saying the alias says them (see Index.cover).
 	stands map[int32][]int32
 	pairs  []uint64 // adjacent terms of the title, summary and notes
+	titled int      // how many of pairs are the title's
 }
 
 func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
@@ -177,6 +178,7 @@ func (x *Index) analyzeEntry(e Entry, single, help, context bool) docTerms {
 		last = t
 	}
 	x.an.each(e.Title, true, &sc, pairs)
+	d.titled = len(d.pairs)
 	last = -1
 	x.an.each(e.Description, false, &sc, func(w []byte, class string) {
 		add(fieldDescription)(w, class)

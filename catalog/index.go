@@ -34,14 +34,18 @@ type Index struct {
 	pairs   map[uint64][]int32 // adjacent terms, to the entries saying them so
 	phrase  float64            // the score factor of a phrase, less 1 (see rankPhrases)
 	cover   float64
-	stands  [][]standing // see posting.stands
+	stands  [][]standing    // see posting.stands
+	titled  map[uint64]bool // adjacent terms of a title
+	// senses maps a thing's term to the terms of the actions it means
+	// as a verb (see verbSenses).
+	senses map[int32][]int32
 	// says is, by term, whether a tool says it of itself: in anything
 	// but its parameters' or its groups' help. helpOnly is whether only
-	// that help says it, and the vocabulary does not know it. The query is read by what
-	// the tools say of themselves: such a word scores the entries whose
-	// flags it describes, but is read as a word the tools do not say (it
-	// may be the action in other words, and near words are looked for),
-	// and is no near word itself.
+	// that help says it, and the vocabulary does not know it. The query
+	// is read by what the tools say of themselves: such a word scores
+	// the entries whose flags or groups it describes, but is read as a
+	// word the tools do not say (it may be the action in other words,
+	// and near words are looked for), and is no near word itself.
 	says, helpOnly []bool
 	sorted         []namedTerm // the terms with postings, by text
 	modifier       float32
@@ -193,6 +197,12 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 			x.postings[tc.term] = append(x.postings[tc.term], p)
 		}
 	}
+	x.titled = map[uint64]bool{}
+	for _, d := range docs {
+		for _, k := range d.pairs[:d.titled] {
+			x.titled[k] = true
+		}
+	}
 	if w.phrase > 0 {
 		x.pairs = map[uint64][]int32{}
 		for i, d := range docs {
@@ -257,6 +267,18 @@ func (x *Index) linkVocabulary(w weights) {
 		for _, r := range rels {
 			if tt, ok := x.terms[r.term]; ok {
 				x.related[ft] = append(x.related[ft], relation32{tt, float32(r.weight)})
+			}
+		}
+	}
+	x.senses = map[int32][]int32{}
+	for thing, acts := range defaultVocab.senses {
+		t, ok := x.terms[thing]
+		if !ok {
+			continue
+		}
+		for _, a := range acts {
+			if at, ok := x.terms[a]; ok {
+				x.senses[t] = append(x.senses[t], at)
 			}
 		}
 	}

@@ -52,7 +52,7 @@ const (
 func (x *Index) parse(query string, st *searchState) {
 	st.prev, st.nouns, st.verb, st.phrases, st.last = st.prev[:0], st.nouns[:0], st.verb[:0], st.phrases[:0], -1
 	st.read, st.number = false, 0
-	r := reader{x: x, st: st, names: x.an.vocabulary && !capitals(query), weight: 1, head: true}
+	r := reader{x: x, st: st, names: x.an.vocabulary && !capitals(query), weight: 1, head: true, sense: -1}
 	splitWords(query, false, x.an.compounds, &st.sc, r.word)
 	if st.question == 0 && questionMark(query) {
 		st.question = 1
@@ -85,6 +85,10 @@ type reader struct {
 	called    bool // the previous word announces a name
 	ceased    bool // the previous word is stop (see ceasing)
 	adding    bool // the previous word is an add (see number)
+	// sense is the term of the request's first word when it is a thing
+	// that is also said as an action (see verbSenses), until the next
+	// word tells which it is; -1 otherwise.
+	sense int32
 }
 
 // word reads one lowercased word of the query.
@@ -97,6 +101,9 @@ func (r *reader) word(w []byte, caps bool) {
 	r.det = x.an.vocabulary && determiners[string(w)]
 	if x.an.vocabulary {
 		st.asks(w, r.position)
+	}
+	if r.sense >= 0 {
+		r.senseOf(w, caps)
 	}
 	named := r.called
 	r.called = x.an.vocabulary && naming[string(w)]
@@ -272,6 +279,9 @@ func (r *reader) term(w []byte, noun bool) {
 		st.phrases = append(st.phrases, pairKey(st.last, t))
 	}
 	st.last = t
+	if first && st.question <= 0 && len(x.senses[t]) > 0 {
+		r.sense = t
+	}
 	if participle && x.actions[t] && !first && st.question > 0 {
 		// "is the bucket sealed?", "which consumers are paused": what a
 		// question says of a thing with a participle is its state.
@@ -307,6 +317,40 @@ func (r *reader) term(w []byte, noun bool) {
 	}
 	for _, rel := range x.related[t] {
 		x.want(st, rel.term, r.weight*rel.weight)
+	}
+}
+
+// senseWeight is what the terms of a request's first word still count
+// for when it is read as the action it also means (see senseOf).
+const senseWeight = 0.5
+
+// senseOf reads the word after a request's first word, which is a thing
+// that is also said as an action ("stream the logs", "stream changes to
+// my terminal"): a determiner or a plural after it make it the action,
+// unless a title says the two words together (stream subjects is a
+// command, so "stream subjects" names it) and the plural is not an
+// action's (changes are things; "stream changes" is no stream edit). The action's terms are then
+// what the query asks to do, and the thing's count less.
+func (r *reader) senseOf(w []byte, caps bool) {
+	x, st := r.x, r.st
+	t := r.sense
+	r.sense = -1
+	if !determiners[string(w)] {
+		if caps || !plural(w) {
+			return
+		}
+		st.joined = append(st.joined[:0], w...)
+		if n, class, ok := x.an.word(st.joined); ok {
+			if nt, found := x.lookup(n, class); found && !x.actions[nt] && x.titled[pairKey(t, nt)] {
+				return
+			}
+		}
+	}
+	for i := st.verbStart; i < st.verbEnd; i++ {
+		st.query[i].weight *= senseWeight
+	}
+	for _, a := range x.senses[t] {
+		r.link(a, 1)
 	}
 }
 

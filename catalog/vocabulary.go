@@ -138,6 +138,17 @@ var readActions = []struct {
 	{"info", 0.7, 1},
 }
 
+// verbSenses are things a person also says as actions, with the actions
+// they mean then: to stream something is to watch it live ("stream the
+// logs to my terminal"). Only the first word of a request is read so (see
+// Index.parse).
+var verbSenses = []struct {
+	word    string
+	actions []string
+}{
+	{"stream", []string{"watch", "tail"}},
+}
+
 // quantities are the classes that say how much of a thing is asked about,
 // rather than what thing.
 var quantities = []string{"count", "size"}
