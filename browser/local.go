@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 	"log/slog"
 	"net"
 	"net/http"
-	"regexp"
 	"sync"
 	"time"
 )
@@ -76,15 +76,15 @@ func NewLocal(o LocalOptions) *Local {
 	return l
 }
 
-// idPattern is what an ID must look like to name a page path and a cookie
-// path without escaping (the gate's nonces are hex).
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+// maxID is the longest ID an approval may have: IDs name a page path and a
+// cookie path without escaping (the gate's nonces are hex).
+const maxID = 128
 
 // Ask shows r on a page of its own and blocks until the person decides,
 // the page is closed or its ticket reused, r.Deadline passes (TimedOut) or
 // ctx ends (Cancelled). An error means the page could not be shown.
 func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
-	if !idPattern.MatchString(r.ID) {
+	if !ident.Valid(r.ID, maxID) {
 		return "", fmt.Errorf("approval ID %q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
 	}
 	if !r.Deadline.IsZero() && !l.now().Before(r.Deadline) {

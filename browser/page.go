@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -64,7 +65,10 @@ addEventListener("pagehide",function(){if(!sent&&!done){navigator.sendBeacon(bas
 })();
 `
 
-var pages = template.Must(template.New("pages").Parse(`
+// pages are parsed when a page is first rendered, not when the process
+// starts: most starts never show one, and a client waits for the start.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("pages").Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{{.Title}}</title><style nonce="{{.Nonce}}">{{.Style}}</style>{{end}}
@@ -120,6 +124,7 @@ var pages = template.Must(template.New("pages").Parse(`
 {{if .Back}}<p><a href="{{.Back}}">Back to the pending approvals</a></p>{{end}}
 </main></body></html>{{end}}
 `))
+})
 
 // view is what a page template renders.
 type view struct {
@@ -180,7 +185,7 @@ func render(w http.ResponseWriter, r *http.Request, log *slog.Logger, status int
 	v.Nonce, v.Style = nonceOf(r), template.CSS(style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	if err := pages.ExecuteTemplate(w, name, v); err != nil {
+	if err := pages().ExecuteTemplate(w, name, v); err != nil {
 		log.Warn("rendering the approval page", "page", name, "err", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 	"regexp"
 	"runtime"
 	"slices"
@@ -19,9 +20,9 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
 
-// namePattern is what every tool name must fit: LLM APIs accept at most 64
-// characters, and clients add their own prefix.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// Every tool name must be 1 to schema.MaxToolName ASCII letters, digits,
+// '-' or '_': LLM APIs accept at most 64 characters, and clients add their
+// own prefix.
 
 // appContext is what every command of one application shares.
 type appContext struct {
@@ -103,8 +104,8 @@ func build(apps []LoadedApp, custom []Tool, p Policy, reload bool, previous *Too
 		if t == nil {
 			return nil, fmt.Errorf("custom tool #%d is nil", i+1)
 		}
-		if !namePattern.MatchString(t.Name()) {
-			return nil, fmt.Errorf("custom tool %q: name must match %s", t.Name(), namePattern)
+		if !ident.Valid(t.Name(), schema.MaxToolName) {
+			return nil, fmt.Errorf("custom tool %q: name must match ^[A-Za-z0-9_-]{1,%d}$", t.Name(), schema.MaxToolName)
 		}
 		cands = append(cands, candidate{name: t.Name(), source: fmt.Sprintf("custom tool %q", t.Name()), custom: t})
 	}

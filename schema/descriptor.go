@@ -5,14 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
+	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 	"strings"
 )
 
 // MaxToolName is the longest tool name LLM tool APIs accept.
 const MaxToolName = 64
-
-var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // ErrInvalidDescriptor matches every error of ValidateDescriptor.
 var ErrInvalidDescriptor = errors.New("invalid tool descriptor")
@@ -23,7 +21,7 @@ var ErrInvalidDescriptor = errors.New("invalid tool descriptor")
 // deterministic across runs and machines, and two different long names
 // sharing a prefix still get different tool names.
 func ToolName(name string) string {
-	if toolNameRE.MatchString(name) {
+	if ident.Valid(name, MaxToolName) {
 		return name
 	}
 	clean := []byte(strings.Map(func(r rune) rune {
@@ -56,7 +54,7 @@ func DescriptionFor(path []string, help string) string {
 // every problem and matches ErrInvalidDescriptor.
 func ValidateDescriptor(name, description string, inputSchema map[string]any) error {
 	var problems []string
-	if !toolNameRE.MatchString(name) {
+	if !ident.Valid(name, MaxToolName) {
 		problems = append(problems, "the name must be 1 to 64 characters from A-Z a-z 0-9 _ - (see ToolName)")
 	}
 	if strings.TrimSpace(description) == "" {

@@ -2,9 +2,13 @@ package schema
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+// toolNameRE is what LLM tool APIs accept as a tool name.
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 func TestToolNameKeepsAValidName(t *testing.T) {
 	for _, name := range []string{"echo", "admin_user_add", "conflict_additive-destructive", "A", strings.Repeat("x", 64)} {
