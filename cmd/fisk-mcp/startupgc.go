@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -24,8 +25,11 @@ const (
 )
 
 // startupGC turns collection off for the start-up (see above) and returns
-// what turns it back on, as it was; the returned function may be called
-// any number of times, from any goroutine. An operator who set GOGC or
+// what turns it back on, as it was, and collects the start-up's garbage
+// at once, in the background: left to the next allocation, that cycle
+// would fall on the client's next request (measured: a second tools/list
+// of nats took 9.6 ms instead of 4.9). The returned function may be
+// called any number of times, from any goroutine. An operator who set GOGC or
 // GOMEMLIMIT chose how this process collects, and is left alone: getenv
 // reads the environment.
 func startupGC(getenv func(string) string) (restore func()) {
@@ -38,5 +42,6 @@ func startupGC(getenv func(string) string) (restore func()) {
 	return sync.OnceFunc(func() {
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
+		go runtime.GC()
 	})
 }
