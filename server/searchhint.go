@@ -110,12 +110,20 @@ func hintTokens(text string) []string {
 
 // shortFor reports whether short is an abbreviation of word (its first
 // letter, then some of the others in order: str, acct, conns for
-// connections) or word's plural.
+// connections), a run of word's letters (nfo for info, an alias some apps
+// accept for a slip of the keyboard: no search says it for anything but
+// the word), or word's plural.
 func shortFor(short, word string) bool {
 	if short == word+"s" || short == word+"es" {
 		return true
 	}
-	if len(short) >= len(word) || short == "" || short[0] != word[0] {
+	if len(short) >= len(word) || short == "" {
+		return false
+	}
+	if strings.Contains(word, short) {
+		return true
+	}
+	if short[0] != word[0] {
 		return false
 	}
 	rest := word[1:]

@@ -102,3 +102,19 @@ func TestSearchHintEqualsTheHintOfEveryWordSaid(t *testing.T) {
 		t.Fatalf("only %d of the tools had a hint; the comparison says little", checked)
 	}
 }
+
+func TestShortForTellsAbbreviationsFragmentsAndPluralsFromOtherWords(t *testing.T) {
+	for _, c := range []struct {
+		short, word string
+		want        bool
+	}{
+		{"str", "stream", true}, {"acct", "account", true}, {"conns", "connections", true},
+		{"nfo", "info", true}, {"ream", "stream", true}, {"users", "user", true}, {"indexes", "index", true},
+		{"member", "admin", false}, {"expel", "delete", false}, {"stream", "stream", false},
+		{"sterm", "stream", false}, {"streams", "str", false}, {"", "info", false},
+	} {
+		if got := shortFor(c.short, c.word); got != c.want {
+			t.Errorf("shortFor(%q, %q) = %v, want %v", c.short, c.word, got, c.want)
+		}
+	}
+}
