@@ -236,6 +236,19 @@ var related = []struct {
 	{"failure", "health", 0.4},
 	{"trouble", "health", 0.4},
 	{"degrade", "health", 0.5},
+	{"ok", "health", 0.6},
+	{"okay", "health", 0.6},
+
+	// A monitor's words: to alert on something is to check it, and a
+	// cap or a capacity is a limit ("cap the account at 500
+	// connections", "how full is the storage").
+	{"alert", "check", 0.6},
+	{"alarm", "check", 0.6},
+	{"cap", "limit", 0.8},
+	{"cap", "edit", 0.4},
+	{"capacity", "limit", 0.5},
+	{"capacity", "usage", 0.5},
+	{"full", "usage", 0.5},
 
 	// Things users name in other words: the parts of a messaging system, its
 	// security and its operations.
