@@ -3,7 +3,9 @@ package catalog
 // stopWords carry no meaning in a request ("show me the streams that
 // exist"): they are dropped from queries and tool text alike. "existing" is
 // one because tool text uses it as filler ("Edits an existing stream"),
-// while a query's "exist" asks for a list. Words a CLI
+// while a query's "exist" asks for a list; "case" is a query's filler
+// ("our dead letter case", "in case it fails") that would otherwise stem
+// to cas, compare-and-set. Words a CLI
 // uses as a verb or a flag (all, get, set, new, no, last, first) are not
 // stop words.
 var stopWords = words(`a an the of to in on for with by from at as into onto
@@ -16,7 +18,7 @@ var stopWords = words(`a an the of to in on for with by from at as into onto
 	want wanted like need needs let lets s t d ll re ve m
 	don doesn didn isn aren wasn weren haven hasn hadn won wouldn shouldn
 	couldn mustn shan ain
-	existing`)
+	existing case`)
 
 // clitics are what English contracts onto a word after an apostrophe
 // ("bob's", "I'd", "we'll", "don't"), all of them stop words.

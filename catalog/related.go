@@ -330,7 +330,7 @@ var related = []struct {
 	{"people", "user", 0.5},
 	{"cache", "kv", 0.5},
 	{"namespace", "account", 0.5},
-	{"offset", "sequence", 0.6},
+	{"offset", "sequence", 0.8},
 	{"routingkey", "subject", 0.6},
 	{"ssl", "tls", 0.8},
 	{"processor", "cpu", 0.8},
@@ -341,4 +341,25 @@ var related = []struct {
 	{"hash", "password", 0.5},
 	{"signature", "sign", 0.8},
 	{"lag", "latency", 0.5},
+
+	// The words of other brokers for the same notions (Kafka, RabbitMQ,
+	// MQTT): a topic is a subject, and in a log broker also the stored
+	// stream of its messages, a partition a part of one; an offset is a
+	// sequence, a consumer's lag its pending messages, prefetch how many
+	// it may hold unacknowledged; a vhost is a tenant, an exchange
+	// routes by subject, and a dead letter is a message that ran out of
+	// deliveries.
+	{"topic", "subject", 1},
+	{"topic", "stream", 0.7},
+	{"partition", "stream", 0.4},
+	{"lag", "pending", 0.8},
+	{"consumergroup", "consumer", 1},
+	{"prefetch", "pending", 0.5},
+	{"vhost", "account", 0.6},
+	{"virtualhost", "account", 0.6},
+	{"exchange", "subject", 0.5},
+	{"deadletter", "redelivery", 0.6},
+	{"deadletter", "advisory", 0.4},
+	{"retention", "age", 0.4},
+	{"retention", "limit", 0.4},
 }

@@ -42,7 +42,7 @@ var equivalents = [][]string{
 	{"decrypt", "dec", "unseal"},
 	{"error", "err", "errors"},
 	{"user", "usr"},
-	{"subject", "subj", "topic"},
+	{"subject", "subj"},
 	{"benchmark", "bench", "perf", "performance", "loadtest", "stress", "throughput"},
 	{"latency", "lat"},
 	{"memory", "mem", "ram"},
