@@ -362,4 +362,14 @@ var related = []struct {
 	{"deadletter", "advisory", 0.4},
 	{"retention", "age", 0.4},
 	{"retention", "limit", 0.4},
+
+	// The words of devices and their data: telemetry is messages,
+	// incoming ones are what a subscriber receives and a buffer stores
+	// them; firmware and images are files.
+	{"telemetry", "message", 0.6},
+	{"incoming", "subscribe", 0.5},
+	{"comingin", "subscribe", 0.5},
+	{"buffer", "stream", 0.5},
+	{"firmware", "file", 0.5},
+	{"image", "file", 0.4},
 }
