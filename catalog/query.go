@@ -133,6 +133,13 @@ func (r *reader) word(w []byte, caps bool) {
 			x.want(st, t, r.weight)
 		}
 		return
+	case x.an.vocabulary && digits(w):
+		// "cap it at 500", "fw-2.3.bin", "building 7": a number is
+		// an amount or part of a name, never what a tool is about;
+		// like a word the tools do not say, it keeps a request from
+		// reading as one to see.
+		st.prev, r.unknown = st.prev[:0], true
+		return
 	}
 	if x.an.vocabulary && definite[string(w)] && weakCreates[string(st.prev)] {
 		// "Make a stream" creates one; "make the operator the
@@ -433,16 +440,18 @@ func (x *Index) want(st *searchState, t int32, weight float32) {
 	}
 }
 
-// number reports whether a lowercased word is a number, in digits or a
-// small one in words.
-func number(w []byte) bool {
-	if numberWords[string(w)] {
-		return true
-	}
+// digits reports whether a word is a number in digits.
+func digits(w []byte) bool {
 	for _, c := range w {
 		if c < '0' || c > '9' {
 			return false
 		}
 	}
 	return len(w) > 0
+}
+
+// number reports whether a lowercased word is a number, in digits or a
+// small one in words.
+func number(w []byte) bool {
+	return numberWords[string(w)] || digits(w)
 }
