@@ -8,7 +8,8 @@ package catalog
 // a related class below, matched at a lower weight. Words are written as
 // people type them; they are stemmed when the vocabulary is built, except
 // those marked "=", which match only as written: their stem is another
-// word's (settings and set, stat and state, pass and passed).
+// word's (settings and set, stat and state, pass and passed, ordered, in
+// sequence, and orders, which users buy and name their streams after).
 var equivalents = [][]string{
 	{"remove", "rm", "del", "delete", "erase", "destroy", "drop", "unset", "rid", "getrid", "nuke", "deregister", "unregister", "trash"},
 	{"list", "ls", "enumerate", "listing"},
@@ -104,6 +105,7 @@ var equivalents = [][]string{
 	{"cancel", "abort"},
 	{"map", "mapping", "transform", "transformation"},
 	{"publish", "produce", "fire"},
+	{"sequential", "=ordered"},
 }
 
 // actions are the classes that say what to do to a thing; a query with
