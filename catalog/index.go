@@ -55,10 +55,11 @@ type Index struct {
 	// undo is the term of removing, what to stop doing something asks
 	// for ("stop sharing a stream"); plus that of incrementing, what
 	// adding a number asks for ("add 5 to the counter"), and add that of
-	// adding; -1 for none.
-	undo, plus, add int32
-	an              analyzer
-	states          sync.Pool // *searchState
+	// adding, and edit that of changing, what to make a thing that
+	// exists something asks for ("make the export private"); -1 for none.
+	undo, plus, add, edit int32
+	an                    analyzer
+	states                sync.Pool // *searchState
 }
 
 // posting is one entry holding a term, with the term's whole contribution
@@ -282,7 +283,7 @@ func (x *Index) linkVocabulary(w weights) {
 			}
 		}
 	}
-	x.undo, x.plus, x.add = x.vocabularyTerm("remove"), x.vocabularyTerm("increment"), x.vocabularyTerm("add")
+	x.undo, x.plus, x.add, x.edit = x.vocabularyTerm("remove"), x.vocabularyTerm("increment"), x.vocabularyTerm("add"), x.vocabularyTerm("edit")
 	x.actions = make([]bool, len(x.postings))
 	x.sees = make([]bool, len(x.postings))
 	for a := range defaultVocab.actions {

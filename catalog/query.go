@@ -19,6 +19,10 @@ const maxAcronym = 4
 // thing ("a paused consumer").
 const participleWeight = 0.5
 
+// makeWeight is the weight of changing, for a query that makes a thing
+// that exists something ("make the export private").
+const makeWeight = 0.5
+
 // ceaseWeight is the weight of removing, for a query that asks to stop
 // doing something.
 const ceaseWeight = 0.5
@@ -145,6 +149,9 @@ func (r *reader) word(w []byte, caps bool) {
 		// "Make a stream" creates one; "make the operator the
 		// default" changes one that exists.
 		st.query = st.query[:r.prevStart]
+		if x.edit >= 0 {
+			x.want(st, x.edit, r.weight*makeWeight)
+		}
 	}
 	if r.compound(w) || r.particle(w) {
 		return
