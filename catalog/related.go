@@ -374,4 +374,21 @@ var related = []struct {
 	{"buffer", "stream", 0.5},
 	{"firmware", "file", 0.5},
 	{"image", "file", 0.4},
+
+	// A tester's words for measuring load: a soak, a flood or a rate per
+	// second is a benchmark, a percentile a latency.
+	{"soak", "benchmark", 0.8},
+	{"flood", "benchmark", 0.5},
+	{"hammer", "benchmark", 0.5},
+	{"sustain", "benchmark", 0.5},
+	{"persecond", "benchmark", 0.5},
+	{"persec", "benchmark", 0.5},
+	{"rps", "benchmark", 0.5},
+	{"qps", "benchmark", 0.5},
+	{"tps", "benchmark", 0.5},
+	{"underload", "benchmark", 0.5},
+	{"percentile", "latency", 0.6},
+	{"p99", "latency", 0.6},
+	{"p95", "latency", 0.6},
+	{"p50", "latency", 0.6},
 }
