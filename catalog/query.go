@@ -309,7 +309,7 @@ func (r *reader) term(w []byte, noun bool) {
 		x.want(st, t, r.weight)
 	}
 	r.adding = t == x.add && x.plus >= 0
-	act := x.actions[t] && !noun
+	act := (x.actions[t] || x.linksAction(t)) && !noun
 	if x.actions[t] && noun {
 		st.nouns = append(st.nouns, t)
 	}
@@ -332,6 +332,14 @@ func (r *reader) term(w []byte, noun bool) {
 	for _, rel := range x.related[t] {
 		x.want(st, rel.term, r.weight*rel.weight)
 	}
+}
+
+// linksAction reports whether t is a word no tool says that the
+// vocabulary links to an action ("revoke" reaches remove, "rotate"
+// generate): it is that action said in other words, so a request that
+// says it asks to do something, not to see.
+func (x *Index) linksAction(t int32) bool {
+	return !x.says[t] && slices.ContainsFunc(x.related[t], func(r relation32) bool { return x.actions[r.term] && r.weight >= 0.5 })
 }
 
 // senseWeight is what the terms of a request's first word still count
