@@ -391,4 +391,18 @@ var related = []struct {
 	{"p99", "latency", 0.6},
 	{"p95", "latency", 0.6},
 	{"p50", "latency", 0.6},
+
+	// An auditor's words: who can do something asks for the permissions
+	// that let them, a grant allows, compliance is an audit, and to
+	// rotate a key or a credential is to make a new one.
+	{"whocan", "permission", 0.6},
+	{"whocan", "allow", 0.5},
+	{"grant", "allow", 0.6},
+	{"grant", "permission", 0.5},
+	{"entitlement", "permission", 0.6},
+	{"compliance", "audit", 0.5},
+	{"rotate", "generate", 0.5},
+	{"rotate", "add", 0.4},
+	{"revocation", "remove", 0.6},
+	{"apikey", "credential", 0.5},
 }
