@@ -239,6 +239,11 @@ var related = []struct {
 	{"degrade", "health", 0.5},
 	{"ok", "health", 0.6},
 	{"okay", "health", 0.6},
+	{"stuck", "pending", 0.5},
+	{"stuck", "health", 0.4},
+	{"incident", "health", 0.4},
+	{"incident", "gather", 0.3},
+	{"customer", "account", 0.5},
 
 	// A monitor's words: to alert on something is to check it, and a
 	// cap or a capacity is a limit ("cap the account at 500
