@@ -369,6 +369,17 @@ var related = []struct {
 	{"deadletter", "advisory", 0.4},
 	{"retention", "age", 0.4},
 	{"retention", "limit", 0.4},
+	{"earliest", "first", 0.8},
+	{"seek", "reset", 0.6},
+	{"reprocess", "reset", 0.5},
+	{"commit", "acknowledge", 0.5},
+	{"nack", "nak", 1},
+	{"requeue", "redelivery", 0.6},
+	{"tombstone", "marker", 0.6},
+	{"replicationfactor", "replica", 1},
+	{"isr", "replica", 0.6},
+	{"binding", "subject", 0.4},
+	{"fanout", "subscribe", 0.4},
 
 	// The words of devices and their data: telemetry is messages,
 	// incoming ones are what a subscriber receives and a buffer stores
