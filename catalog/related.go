@@ -244,6 +244,8 @@ var related = []struct {
 	{"incident", "health", 0.4},
 	{"incident", "gather", 0.3},
 	{"customer", "account", 0.5},
+	{"disk", "storage", 0.6},
+	{"space", "storage", 0.4},
 
 	// A monitor's words: to alert on something is to check it, and a
 	// cap or a capacity is a limit ("cap the account at 500
@@ -421,4 +423,11 @@ var related = []struct {
 	{"rotate", "add", 0.4},
 	{"revocation", "remove", 0.6},
 	{"apikey", "credential", 0.5},
+	{"acl", "permission", 0.8},
+	{"policy", "permission", 0.4},
+	{"role", "permission", 0.4},
+	{"inventory", "list", 0.6},
+	{"mtls", "tls", 1},
+	{"intransit", "tls", 0.6},
+	{"plaintext", "encrypt", 0.4},
 }
