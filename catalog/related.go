@@ -169,6 +169,7 @@ var related = []struct {
 	{"throwaway", "remove", 0.8},
 	{"shutdown", "stop", 1},
 	{"startover", "reset", 1},
+	{"startback", "reset", 0.8},
 	{"makesure", "check", 0.8},
 	{"makesure", "validate", 0.6},
 	{"compareandset", "update", 0.8},
