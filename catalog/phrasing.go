@@ -72,6 +72,11 @@ var naming = words(`called named titled`)
 var prepositions = words(`to from in on of for with by at under into onto
 	off over across within inside between through per`)
 
+// purposes open the part of a request that says why ("restrict the user
+// so it can only subscribe", "revoke the key because it leaked"): like a
+// preposition, they end the part that says what to do.
+var purposes = words(`so because`)
+
 func words(s string) map[string]bool {
 	m := map[string]bool{}
 	w := []byte(nil)

@@ -19,6 +19,10 @@ const maxAcronym = 4
 // thing ("a paused consumer").
 const participleWeight = 0.5
 
+// purposeWeight scales the modifier weight for the words of a request
+// that say why (see purposes).
+const purposeWeight = 0.6
+
 // makeWeight is the weight of changing, for a query that makes a thing
 // that exists something ("make the export private").
 const makeWeight = 0.5
@@ -160,6 +164,9 @@ func (r *reader) word(w []byte, caps bool) {
 	r.prevStart = len(st.query)
 	if r.head && x.modifier < 1 && len(st.query) > 0 && prepositions[string(w)] {
 		r.head, r.weight = false, x.modifier
+	}
+	if r.weight > x.modifier*purposeWeight && len(st.query) > 0 && purposes[string(w)] {
+		r.head, r.weight = false, x.modifier*purposeWeight
 	}
 	r.term(w, noun)
 }
