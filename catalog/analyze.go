@@ -50,7 +50,7 @@ func buildVocab() vocab {
 	var sc scratch
 	norm := func(w string) string {
 		var out string
-		splitWords(w, false, false, &sc, func(b []byte, _ bool) { out = string(stem(b)) })
+		splitWords(w, false, false, false, &sc, func(b []byte, _ bool) { out = string(stem(b)) })
 		return out
 	}
 	for _, class := range equivalents {
@@ -101,7 +101,7 @@ func (v vocab) term(w string) string {
 
 // each calls emit with the terms of text in order (see word).
 func (a analyzer) each(text string, identifier bool, sc *scratch, emit func(w []byte, class string)) {
-	splitWords(text, identifier && a.camel, a.compounds, sc, func(w []byte, _ bool) {
+	splitWords(text, identifier && a.camel, a.compounds, false, sc, func(w []byte, _ bool) {
 		if w, class, ok := a.word(w); ok {
 			emit(w, class)
 		}

@@ -61,7 +61,7 @@ func (x *Index) parse(query string, st *searchState) {
 	st.prev, st.nouns, st.verb, st.phrases, st.last = st.prev[:0], st.nouns[:0], st.verb[:0], st.phrases[:0], -1
 	st.read, st.number = false, 0
 	r := reader{x: x, st: st, names: x.an.vocabulary && !capitals(query), weight: 1, head: true, sense: -1}
-	splitWords(query, false, x.an.compounds, &st.sc, r.word)
+	splitWords(query, false, x.an.compounds, x.an.vocabulary, &st.sc, r.word)
 	if st.question == 0 && questionMark(query) {
 		st.question = 1
 	}

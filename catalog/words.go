@@ -14,9 +14,18 @@ import (
 // ("listUsers" gives "list" and "users", "JSONFile" gives "json" and
 // "file"); that suits identifiers, not prose, where a camel-cased word is
 // usually a product name (JetStream) that must stay one word.
-func splitWords(s string, camel, compounds bool, sc *scratch, emit func(w []byte, capitals bool)) {
+//
+// With numbered set, hyphenated runs whose last run is a number
+// ("sensor-42", "gateway-3", "us-east-1") are not emitted: in a
+// request they are the name of one thing the user has, not words of
+// what it is (it may still say that: "the sensor sensor-42").
+func splitWords(s string, camel, compounds, numbered bool, sc *scratch, emit func(w []byte, capitals bool)) {
 	buf, joined := &sc.word, sc.joined[:0]
 	runs := 0
+	// skip is whether the words up to the next separator that is not a
+	// single hyphen are a numbered name, and fresh whether the next run
+	// starts such a stretch.
+	skip, fresh := false, true
 	for i := 0; i < len(s); {
 		start := i
 		for i < len(s) {
@@ -26,7 +35,10 @@ func splitWords(s string, camel, compounds bool, sc *scratch, emit func(w []byte
 			}
 			i += n
 		}
-		if i > start {
+		if i > start && fresh {
+			skip, fresh = numbered && numberedName(s[start:]), false
+		}
+		if i > start && !skip {
 			w := s[start:i]
 			if camel {
 				splitCamel(w, buf, emit)
@@ -46,7 +58,14 @@ func splitWords(s string, camel, compounds bool, sc *scratch, emit func(w []byte
 		// else ends it.
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
-		if !compounds || r == '-' && i < len(s) && isWordStart(s[i:]) {
+		if r == '-' && i < len(s) && isWordStart(s[i:]) {
+			if compounds {
+				continue
+			}
+		} else {
+			fresh = true
+		}
+		if !compounds {
 			continue
 		}
 		if runs > 1 {
@@ -58,6 +77,33 @@ func splitWords(s string, camel, compounds bool, sc *scratch, emit func(w []byte
 		emit(joined, false)
 	}
 	sc.joined = joined[:0]
+}
+
+// numberedName reports whether s starts with two or more runs of letters
+// and digits joined by single hyphens, the last of them digits only.
+func numberedName(s string) bool {
+	runs, digits := 0, false
+	for i := 0; i < len(s); {
+		start := i
+		digits = true
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			digits = digits && r >= '0' && r <= '9'
+			i += n
+		}
+		if i == start {
+			return false
+		}
+		runs++
+		if i >= len(s) || s[i] != '-' || !isWordStart(s[i+1:]) {
+			break
+		}
+		i++
+	}
+	return runs > 1 && digits
 }
 
 // scratch holds the buffers of splitWords, so that analysing a query
