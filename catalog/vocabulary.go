@@ -142,13 +142,15 @@ var readActions = []struct {
 
 // verbSenses are things a person also says as actions, with the actions
 // they mean then: to stream something is to watch it live ("stream the
-// logs to my terminal"). Only the first word of a request is read so (see
+// logs to my terminal"), to issue one is to make it ("issue a creds
+// file"), where an issue is otherwise a problem. Only the first word of a request is read so (see
 // Index.parse).
 var verbSenses = []struct {
 	word    string
 	actions []string
 }{
 	{"stream", []string{"watch", "tail"}},
+	{"issue", []string{"generate", "add"}},
 }
 
 // quantities are the classes that say how much of a thing is asked about,
