@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -253,7 +254,10 @@ func (x *Index) linkVocabulary(w weights) {
 		x.sees = x.actions
 		return
 	}
-	for from, rels := range defaultVocab.related {
+	// Every word a link starts from has a term before any link is made,
+	// so that a link to such a word ("rotate" to generate, which no tool
+	// may say) is kept whatever the order of the map.
+	for _, from := range slices.Sorted(maps.Keys(defaultVocab.related)) {
 		ft, ok := x.terms[from]
 		if !ok {
 			// The query may still say the word: give it a term with
@@ -265,6 +269,9 @@ func (x *Index) linkVocabulary(w weights) {
 			x.says, x.helpOnly = append(x.says, false), append(x.helpOnly, false)
 		}
 		x.helpOnly[ft] = false
+	}
+	for from, rels := range defaultVocab.related {
+		ft := x.terms[from]
 		for _, r := range rels {
 			if tt, ok := x.terms[r.term]; ok {
 				x.related[ft] = append(x.related[ft], relation32{tt, float32(r.weight)})
