@@ -67,8 +67,8 @@
 //     misses still reach a term, or a word of the vocabulary, they begin
 //     or that begins them, at a lower weight (responder: respond, a word
 //     of reply's class; slowest: slow, which reaches latency); a word
-//     whose stem is another's (settings and set, stats and state) is
-//     matched as written;
+//     whose stem is another's (settings and set, stats and state,
+//     ordered and orders) is matched as written;
 //   - CLI vocabulary: classes of words that are interchangeable on a command
 //     line (rm, del, delete, remove; ls, list; add, create, new; info,
 //     describe, status; edit, update, change; bump, increment), and weaker
@@ -77,7 +77,13 @@
 //     round trip rtt; how many reaches info and report; raise and lower,
 //     said of an amount, reach edit; test reaches check; what is wrong
 //     reaches health; over time reaches history; host reaches server and
-//     cache kv).
+//     cache kv); the words of other brokers and of devices for the same
+//     notions (a topic is a subject and, in a log broker, a stream; an
+//     offset a sequence, lag pending messages, a vhost an account,
+//     telemetry messages, firmware a file), a monitor's (alert reaches
+//     check, a cap limit, ok health), a tester's (a soak or a rate per
+//     second reaches benchmark, p99 latency) and an auditor's (an ACL, a
+//     grant or "who can" reach permission; rotate reaches generate).
 //
 // The query is read a little further, as English:
 //
@@ -86,11 +92,20 @@
 //     is not looked for;
 //   - a clitic (bob's, I'd, don't) is a stop word and makes no compound
 //     with the word it hangs on;
-//   - words after a preposition weigh less than the thing acted on;
+//   - words after a preposition weigh less than the thing acted on, and
+//     words after so or because, which say why ("restrict the export so
+//     only bob can subscribe"), less still;
+//   - a number in digits ("cap it at 500") and a hyphenated name that
+//     ends in one (sensor-42, gateway-3) are an amount or the name of one
+//     thing, and are not looked for;
 //   - an action word after a determiner is a thing (show the exports),
 //     and said as a participle (a paused consumer, or in a question: is
 //     the bucket sealed) it weighs less; "make" before a definite article
-//     changes a thing rather than creating one;
+//     changes a thing rather than creating one (it asks to edit, at half
+//     weight);
+//   - a word no tool says that the vocabulary links to an action
+//     (revoke, rotate) is that action said in other words: the request
+//     asks to do something, not to see;
 //   - to stop doing something (stop sharing a service) is to undo it: the
 //     query also asks to remove, at half weight; to add a number (add 5
 //     to the counter) is to increment;
