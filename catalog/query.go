@@ -165,7 +165,7 @@ func (r *reader) word(w []byte, caps bool) {
 	if r.head && x.modifier < 1 && len(st.query) > 0 && prepositions[string(w)] {
 		r.head, r.weight = false, x.modifier
 	}
-	if r.weight > x.modifier*purposeWeight && len(st.query) > 0 && purposes[string(w)] {
+	if x.an.vocabulary && x.modifier < 1 && r.weight > x.modifier*purposeWeight && len(st.query) > 0 && purposes[string(w)] {
 		r.head, r.weight = false, x.modifier*purposeWeight
 	}
 	r.term(w, noun)
