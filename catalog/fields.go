@@ -80,6 +80,7 @@ var plainWeights = weights{
 	b:           [numFields]float64{0.75},
 	field:       [numFields]float64{1},
 	singleField: true,
+	modifier:    1, // every word of the query counts alike
 	sameWords:   1,
 }
 

@@ -102,7 +102,7 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 	for _, part := range []struct {
 		name  string
 		tasks []task
-	}{{"tune", tune}, {"heldout", heldout}, {"heldout2", heldout2}, {"heldout3", heldout3}, {"both", append(slices.Clone(heldout), heldout2...)}, {"2+3", append(slices.Clone(heldout2), heldout3...)}} {
+	}{{"tune", tune}, {"heldout", heldout}, {"heldout2", heldout2}, {"heldout3", heldout3}, {"both", append(slices.Clone(heldout), heldout2...)}, {"2+3", append(slices.Clone(heldout2), heldout3...)}, {"all", all(heldout, heldout2, heldout3)}} {
 		r := measure(rankedIdx, part.tasks)
 		p := measure(plainIdx, part.tasks)
 		t.Logf("%-8s ranked: %v", part.name, r)
@@ -115,11 +115,19 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 			}
 		}
 	}
-	// Reached on both held-out parts together: recall@5 86.5 %, recall@1
-	// 65.8 % (recall@10 91.6 %).
-	const floor5, floor1 = 0.84, 0.63
-	r := measure(rankedIdx, append(slices.Clone(heldout), heldout2...))
+	// Reached on the three held-out parts together: recall@5 85.6 %,
+	// recall@1 63.4 % (recall@10 90.4 %).
+	const floor5, floor1 = 0.84, 0.61
+	r := measure(rankedIdx, all(heldout, heldout2, heldout3))
 	if r.ratio(r.at5) < floor5 || r.ratio(r.at1) < floor1 {
 		t.Errorf("held-out quality fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*floor5, 100*floor1)
 	}
+}
+
+func all(parts ...[]task) []task {
+	var out []task
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
