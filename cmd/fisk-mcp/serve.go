@@ -87,9 +87,11 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	warnApprovalWait(log, sp.Approval)
 	stdio := sp.HTTP.Addr == ""
 	if stdio {
-		// The first list written is the end of the start-up; a client
-		// that does not list soon ends it anyway.
-		sp.Server.Listed = restoreGC
+		// The start-up ends a little after the first list is written, or
+		// when a client that does not list has had its time (see
+		// startupSettle). A timer that fires after serving has ended
+		// does nothing: restoreGC has run by then.
+		sp.Server.Listed = func() { time.AfterFunc(startupSettle, restoreGC) }
 		defer time.AfterFunc(startupGCWindow, restoreGC).Stop()
 	}
 	srv, err := newServer(p, l, set, log)
