@@ -88,7 +88,9 @@ type Config struct {
 	// Listed, when set, is called once, when ServeStdio has written the
 	// first answer to a tools/list in full: the moment the client has all
 	// it waited for at start-up. A caller uses it to end what it does only
-	// while starting (cmd/fisk-mcp collects no garbage until then).
+	// while starting (cmd/fisk-mcp collects no garbage until a little
+	// after). It runs on the writer, before the next line is written, so
+	// it must return promptly.
 	Listed func()
 }
 
