@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 	"log/slog"
 	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 )
 
 // DefaultHold is how long after the ticket exchange an Approve waits for a

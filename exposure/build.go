@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 	"regexp"
 	"runtime"
 	"slices"
@@ -16,13 +15,10 @@ import (
 
 	"github.com/choria-io/fisk"
 
+	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
-
-// Every tool name must be 1 to schema.MaxToolName ASCII letters, digits,
-// '-' or '_': LLM APIs accept at most 64 characters, and clients add their
-// own prefix.
 
 // appContext is what every command of one application shares.
 type appContext struct {
@@ -104,6 +100,8 @@ func build(apps []LoadedApp, custom []Tool, p Policy, reload bool, previous *Too
 		if t == nil {
 			return nil, fmt.Errorf("custom tool #%d is nil", i+1)
 		}
+		// LLM APIs accept at most 64 characters, and clients add their
+		// own prefix.
 		if !ident.Valid(t.Name(), schema.MaxToolName) {
 			return nil, fmt.Errorf("custom tool %q: name must match ^[A-Za-z0-9_-]{1,%d}$", t.Name(), schema.MaxToolName)
 		}

@@ -5,8 +5,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 	"strings"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 )
 
 // MaxToolName is the longest tool name LLM tool APIs accept.
