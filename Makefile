@@ -19,7 +19,7 @@ TEST_TIMEOUT ?= 15m
 FUZZTIME ?= 10s
 # Fuzz targets as PACKAGE:TARGET. Each must exist: a renamed target fails
 # loudly instead of silently no longer being fuzzed.
-FUZZ_TARGETS := ./execrunner:FuzzRingBuffer ./execrunner:FuzzRedactedCapture ./execrunner:FuzzSanitizedCapture ./execrunner:FuzzDisplayCommandLine ./schema:FuzzRender ./clients:FuzzMerge
+FUZZ_TARGETS := ./execrunner:FuzzRingBuffer ./execrunner:FuzzRedactedCapture ./execrunner:FuzzSanitizedCapture ./execrunner:FuzzDisplayCommandLine ./schema:FuzzRender ./clients:FuzzMerge ./server:FuzzResponseID
 
 # Pinned linter, installed through the module proxy into bin/ by `make lint`.
 STATICCHECK_VERSION := v0.8.2
