@@ -17,7 +17,8 @@ type digest [32]byte
 // tools with the same name and the same descriptor hash are the same tool
 // for Diff.
 //
-// Aliases and examples (Aliased, Exemplified) are left out on purpose:
+// Aliases, examples and groups' help (Aliased, Exemplified, Grouped) are
+// left out on purpose:
 // no client is shown them and no call depends on them, so a reload that
 // changes only those must not tell clients the list changed. What they
 // change is how a search ranks, and a search index is built from each

@@ -30,8 +30,9 @@
 // needs to know whether a tool is gated asks for [Confirmable]; one that
 // needs MCP annotations asks for [BehaviorDescriber]; kind and presentation
 // come from [Describer], titles and tags from [Sourced], the other words a
-// command answers to and the application's examples of it from [Aliased]
-// and [Exemplified] (for a search; no client is shown them). Exposure is
+// command answers to, the application's examples of it and the help of
+// the groups above it from [Aliased], [Exemplified] and [Grouped] (for a
+// search; no client is shown them). Exposure is
 // the one exception: it is part of Tool so that the compiler forces every
 // new kind of tool to answer it.
 //
