@@ -86,15 +86,23 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	sp.Approval.Browser, sp.HTTP.Approvals = asker, page
 	warnApprovalWait(log, sp.Approval)
 	stdio := sp.HTTP.Addr == ""
+	var srv *server.Server
 	if stdio {
 		// The start-up ends a little after the first list is written, or
 		// when a client that does not list has had its time (see
-		// startupSettle). A timer that fires after serving has ended
-		// does nothing: restoreGC has run by then.
-		sp.Server.Listed = func() { time.AfterFunc(startupSettle, restoreGC) }
+		// startupSettle); then, with the CPUs idle, a deferred set's
+		// search index is built before the model's first search. A timer
+		// that fires after serving has ended does nothing: restoreGC has
+		// run by then.
+		sp.Server.Listed = func() {
+			time.AfterFunc(startupSettle, func() {
+				restoreGC()
+				srv.PrepareSearch()
+			})
+		}
 		defer time.AfterFunc(startupGCWindow, restoreGC).Stop()
 	}
-	srv, err := newServer(p, l, set, log)
+	srv, err = newServer(p, l, set, log)
 	if err != nil {
 		return err
 	}
@@ -106,6 +114,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	// A shared server's first list is one client's among many: its
 	// start-up ends when it begins to serve.
 	restoreGC()
+	go srv.PrepareSearch()
 	return serveHTTP(ctx, p, srv, func(addr string) {
 		announce(log, p, l, set, addr)
 		c.watch(ctx, w, l, srv, log)
@@ -160,6 +169,7 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server
 	w.Publish = func(set *exposure.ToolSet) {
 		listing.WarnEmptyApps(log, set, l.apps)
 		srv.Publish(set)
+		srv.PrepareSearch()
 	}
 	go w.Run(ctx)
 	log.Info("watching the apps for changes; SIGHUP reloads at once", "apps", l.paths())
