@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // An analyzer turns text into terms: words (see splitWords), minus stop
 // words, stemmed, and mapped onto their class of equivalents. The same
@@ -43,7 +46,13 @@ type relation struct {
 	weight float64
 }
 
-var defaultVocab = buildVocab()
+// defaultVocab is built on first use, not when the process starts: most
+// starts of a server build no index before the first tools/list, and a
+// client waits for that list.
+var defaultVocab = sync.OnceValue(func() *vocab {
+	v := buildVocab()
+	return &v
+})
 
 func buildVocab() vocab {
 	v := vocab{class: map[string]string{}, exact: map[string]string{}, related: map[string][]relation{}, actions: map[string]bool{}}
@@ -116,7 +125,7 @@ func (a analyzer) word(w []byte) (_ []byte, class string, ok bool) {
 		return nil, "", false
 	}
 	if a.vocabulary {
-		if class, ok := defaultVocab.exact[string(w)]; ok {
+		if class, ok := defaultVocab().exact[string(w)]; ok {
 			return w, class, true
 		}
 	}
@@ -124,7 +133,7 @@ func (a analyzer) word(w []byte) (_ []byte, class string, ok bool) {
 		w = stem(w)
 	}
 	if a.vocabulary {
-		class = defaultVocab.class[string(w)]
+		class = defaultVocab().class[string(w)]
 	}
 	return w, class, true
 }

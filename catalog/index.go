@@ -231,7 +231,7 @@ func build(entries []Entry, an analyzer, w weights) *Index {
 	if x.an.vocabulary {
 		// The words of a class are near words too: "responder"
 		// begins with respond, a word of reply's class.
-		for w, class := range defaultVocab.class {
+		for w, class := range defaultVocab().class {
 			if t, ok := x.terms[class]; ok && w != class && x.says[t] {
 				x.sorted = append(x.sorted, namedTerm{w, t})
 			}
@@ -257,7 +257,7 @@ func (x *Index) linkVocabulary(w weights) {
 	// Every word a link starts from has a term before any link is made,
 	// so that a link to such a word ("rotate" to generate, which no tool
 	// may say) is kept whatever the order of the map.
-	for _, from := range slices.Sorted(maps.Keys(defaultVocab.related)) {
+	for _, from := range slices.Sorted(maps.Keys(defaultVocab().related)) {
 		ft, ok := x.terms[from]
 		if !ok {
 			// The query may still say the word: give it a term with
@@ -270,7 +270,7 @@ func (x *Index) linkVocabulary(w weights) {
 		}
 		x.helpOnly[ft] = false
 	}
-	for from, rels := range defaultVocab.related {
+	for from, rels := range defaultVocab().related {
 		ft := x.terms[from]
 		for _, r := range rels {
 			if tt, ok := x.terms[r.term]; ok {
@@ -279,7 +279,7 @@ func (x *Index) linkVocabulary(w weights) {
 		}
 	}
 	x.senses = map[int32][]int32{}
-	for thing, acts := range defaultVocab.senses {
+	for thing, acts := range defaultVocab().senses {
 		t, ok := x.terms[thing]
 		if !ok {
 			continue
@@ -293,13 +293,13 @@ func (x *Index) linkVocabulary(w weights) {
 	x.undo, x.plus, x.add, x.edit = x.vocabularyTerm("remove"), x.vocabularyTerm("increment"), x.vocabularyTerm("add"), x.vocabularyTerm("edit")
 	x.actions = make([]bool, len(x.postings))
 	x.sees = make([]bool, len(x.postings))
-	for a := range defaultVocab.actions {
+	for a := range defaultVocab().actions {
 		if t, ok := x.terms[a]; ok {
 			x.actions[t] = true
-			x.sees[t] = defaultVocab.seeing[a]
+			x.sees[t] = defaultVocab().seeing[a]
 		}
 	}
-	for _, r := range defaultVocab.reads {
+	for _, r := range defaultVocab().reads {
 		if t, ok := x.terms[r.term]; ok {
 			x.reads = append(x.reads, readTerm{t, float32(r.weight) * w.reads, r.number})
 		}
@@ -308,7 +308,7 @@ func (x *Index) linkVocabulary(w weights) {
 
 // vocabularyTerm is the term of word's class, or -1 when no tool says it.
 func (x *Index) vocabularyTerm(word string) int32 {
-	if t, ok := x.terms[defaultVocab.term(string(stem([]byte(word))))]; ok {
+	if t, ok := x.terms[defaultVocab().term(string(stem([]byte(word))))]; ok {
 		return t
 	}
 	return -1

@@ -321,7 +321,7 @@ func (r *reader) term(w []byte, noun bool) {
 		st.nouns = append(st.nouns, t)
 	}
 	r.action = r.action || act && !x.sees[t]
-	quantity := defaultVocab.quantities[class]
+	quantity := defaultVocab().quantities[class]
 	r.quantity = r.quantity || quantity
 	switch {
 	case act || quantity:
