@@ -13,7 +13,7 @@
 // clients' own documentation or measured, late 2026):
 //
 //	client          cap                                      configuration
-//	VS Code         128 tools per request, grouped past ~64  deferred above 128
+//	VS Code         128 per request, ~40 of them its own     deferred above 88
 //	Cursor          80 tools                                 deferred above 80
 //	Windsurf        50 tools                                 deferred above 50
 //	Gemini CLI      128 tools (the Gemini API's limit)       deferred above 128
@@ -21,9 +21,10 @@
 //	Claude Desktop  none known                               as given
 //	Codex           none known                               as given
 //
-// A cap counts the tools of all the client's servers, so the server's own
-// default (--defer auto past 40 tools) stays under every cap and is kept
-// where it already defers a set above the cap.
+// A cap counts the tools of all the client's servers (and VS Code's own
+// agent tools), so the server's own default (--defer auto past 40 tools)
+// stays under every cap and is kept where it already defers a set above
+// the cap.
 //
 // It also chooses how a person approves gated calls (AdviseApproval), by
 // what the client really does with elicitation, not what it declares:

@@ -12,8 +12,11 @@ type Client struct {
 	// Label names the client to people.
 	Label string
 	// ToolCap is the most tools the client sends the model in one request,
-	// counted over all its servers; 0 when it sets none known.
+	// counted over all its servers and its own; 0 when it sets none known.
 	ToolCap int
+	// OwnTools is how many of ToolCap the client's own tools take in
+	// every request, leaving the rest to its MCP servers (see budget).
+	OwnTools int
 	// DefersTools says that the client defers every MCP tool behind a tool
 	// search of its own and loads up front those marked alwaysLoad.
 	DefersTools bool
@@ -24,7 +27,9 @@ type Client struct {
 
 // Known holds, by name, the clients of Names. The caps are those the
 // clients document or were measured at (late 2026): VS Code with Copilot
-// sends at most 128 tools per request and groups them past about 64,
+// sends at most 128 tools per request, its own agent tools among them
+// (some 40: files, search, terminal, notebooks, tests), and past the cap
+// hides servers' tools behind activate_* stubs the model must call first;
 // Cursor takes 80 and Windsurf 50; Gemini CLI sends at most 128, the
 // Gemini API's limit, truncating past it across its servers. Claude Code
 // defers every MCP tool behind its ToolSearch; Claude Desktop and Codex set
@@ -41,7 +46,7 @@ type Client struct {
 var Known = map[string]Client{
 	"claude-desktop": {Label: "Claude Desktop", Elicitation: ElicitationUndeclared},
 	"claude-code":    {Label: "Claude Code", DefersTools: true},
-	"vscode":         {Label: "VS Code", ToolCap: 128},
+	"vscode":         {Label: "VS Code", ToolCap: 128, OwnTools: 40},
 	"cursor":         {Label: "Cursor", ToolCap: 80, Elicitation: ElicitationDropped},
 	"windsurf":       {Label: "Windsurf", ToolCap: 50, Elicitation: ElicitationUndeclared},
 	"codex":          {Label: "Codex", Elicitation: ElicitationDeclined},
@@ -106,9 +111,9 @@ func (a Advice) Apply(args []string) []string {
 // Advise decides how client's configuration sets deferral for a server
 // serving served tools (negative when they could not be counted) under d.
 //
-// A client with a tool cap gets a set larger than the cap deferred: d is
-// kept when it defers such a set (--defer always, or auto with a threshold
-// at most the cap, as by default), otherwise --defer=always is passed, in
+// A client with a tool cap gets a set larger than what the cap leaves its
+// servers (budget) deferred: d is kept when it defers such a set (--defer
+// always, or auto with a threshold at most that, as by default), otherwise --defer=always is passed, in
 // place of the person's choice, which the client could not honour. Claude
 // Code's own tool search is left in charge (--defer=never) unless the
 // person chose a mode; the note says how to turn deferral on where that
@@ -119,6 +124,7 @@ func Advise(client string, served int, d Deferral) Advice {
 	if served >= 0 {
 		count = fmt.Sprintf("all %d tools", served)
 	}
+	budget := c.budget()
 	switch {
 	case c.DefersTools:
 		a := Advice{Note: fmt.Sprintf("%s defers MCP tools behind its own tool search and loads the ai:no_defer ones up front, so the server lists %s (--defer=never). "+
@@ -133,22 +139,35 @@ func Advise(client string, served int, d Deferral) Advice {
 	case c.ToolCap == 0:
 		return Advice{}
 	case served < 0:
-		if d.defersAbove(c.ToolCap) {
+		if d.defersAbove(budget) {
 			return Advice{}
 		}
-		return Advice{Note: fmt.Sprintf("the tools could not be counted; %s takes at most %d tools, and under --defer %s a larger set is listed in full: pass --defer always if the app serves more", c.Label, c.ToolCap, d.Mode)}
-	case served <= c.ToolCap:
+		return Advice{Note: fmt.Sprintf("the tools could not be counted; %s takes at most %d tools%s, and under --defer %s a larger set is listed in full: pass --defer always if the app serves more", c.Label, budget, c.why(), d.Mode)}
+	case served <= budget:
 		return Advice{}
-	case d.defersAbove(c.ToolCap):
+	case d.defersAbove(budget):
 		how := "--defer always"
 		if d.Mode == DeferAuto {
 			how = fmt.Sprintf("--defer auto, past %d tools", d.Threshold)
 		}
-		return Advice{Note: fmt.Sprintf("the server serves %d tools, more than the %d %s takes: it defers them (%s), listing only its discovery tools and the ai:no_defer tools; every tool stays callable through them",
-			served, c.ToolCap, c.Label, how)}
+		return Advice{Note: fmt.Sprintf("the server serves %d tools, more than the %d %s takes%s: it defers them (%s), listing only its discovery tools and the ai:no_defer tools; every tool stays callable through them",
+			served, budget, c.Label, c.why(), how)}
 	default:
 		return Advice{Args: []string{"--defer=" + DeferAlways},
-			Note: fmt.Sprintf("the server serves %d tools, more than the %d %s takes: the configuration passes --defer=always, replacing %s, so tools/list holds only the discovery tools and the ai:no_defer tools; every tool stays callable through them",
-				served, c.ToolCap, c.Label, d)}
+			Note: fmt.Sprintf("the server serves %d tools, more than the %d %s takes%s: the configuration passes --defer=always, replacing %s, so tools/list holds only the discovery tools and the ai:no_defer tools; every tool stays callable through them",
+				served, budget, c.Label, c.why(), d)}
 	}
+}
+
+// budget is how many tools the client takes from its MCP servers in one
+// request: its cap, less what its own tools take of it.
+func (c Client) budget() int { return c.ToolCap - c.OwnTools }
+
+// why says why the client takes fewer tools from its servers than its
+// cap, for a note: " (128 less its own 40)", or nothing.
+func (c Client) why() string {
+	if c.OwnTools == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d less its own %d)", c.ToolCap, c.OwnTools)
 }

@@ -17,7 +17,9 @@ func TestAdviseDefersASetAboveTheClientsCap(t *testing.T) {
 		args         []string
 		note         string // a part of the note; "" for none
 	}{
-		{"under the cap", "vscode", 100, byDefault, nil, ""},
+		{"under the cap", "cursor", 80, byDefault, nil, ""},
+		{"under what its own tools leave", "vscode", 88, Deferral{Mode: DeferNever, Chosen: true}, nil, ""},
+		{"above what its own tools leave, never is replaced", "vscode", 89, Deferral{Mode: DeferNever, Chosen: true}, []string{"--defer=always"}, "more than the 88 VS Code takes (128 less its own 40)"},
 		{"at the cap, listed in full", "windsurf", 50, Deferral{Mode: DeferNever, Chosen: true}, nil, ""},
 		{"above, the default defers", "vscode", 230, byDefault, nil, "it defers them (--defer auto, past 40 tools)"},
 		{"above, always defers", "cursor", 81, Deferral{Mode: DeferAlways, Threshold: 40, Chosen: true}, nil, "it defers them (--defer always)"},

@@ -142,7 +142,7 @@ func TestConfigDefersASetAboveTheClientsCap(t *testing.T) {
 	for _, tc := range []struct {
 		client string
 		cap    int
-	}{{"vscode", 128}, {"cursor", 80}, {"windsurf", 50}} {
+	}{{"vscode", 88}, {"cursor", 80}, {"windsurf", 50}} {
 		t.Run(tc.client, func(t *testing.T) {
 			small, note := configEntry(t, tc.client, fixtureBin)
 			// No note on deferral; the one on approval is another matter.
