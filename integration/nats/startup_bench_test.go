@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -109,6 +112,11 @@ func BenchmarkStartup(b *testing.B) {
 			b.Run(name, func(b *testing.B) { benchmarkServe(b, sb, bin.path, nats, mode.args, mode.tools, mode.first) })
 		}
 	}
+	// The floor of serve-full: the same answers, recorded, given by a
+	// server that does nothing but introspect nats first.
+	b.Run("replay-full", func(b *testing.B) {
+		benchmarkReplay(b, sb, fiskMCP, nats, []string{"--defer", "never"}, natsVisibleLeaves)
+	})
 	// The same full list for a client that only reads the bytes: the
 	// server's share of serve-full, without the Go SDK client's own
 	// decoding of 230 tools (some 20 ms of its CPU on every list).
@@ -179,18 +187,31 @@ func benchmarkServeRaw(b *testing.B, sb sandbox, fiskMCP, nats string, extra []s
 // (see exposure.LoadOptions.ContentCache), as a person's next start does;
 // a first one has it removed beforehand.
 func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int, first bool) {
-	client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-startup-bench", Version: "1.0.0"}, nil)
 	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
-	var cpu time.Duration
-	for b.Loop() {
-		if first {
-			b.StopTimer()
+	var before func()
+	if first {
+		before = func() {
 			if err := os.RemoveAll(sb.contentCache()); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+	benchmarkStart(b, sb, func() *exec.Cmd { return exec.Command(fiskMCP, args...) }, tools, before)
+}
+
+// benchmarkStart measures start → first tools/list, with the SDK's client,
+// of the server command makes; before, when not nil, runs untimed ahead of
+// each start.
+func benchmarkStart(b *testing.B, sb sandbox, command func() *exec.Cmd, tools int, before func()) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "fisk-mcp-startup-bench", Version: "1.0.0"}, nil)
+	var cpu time.Duration
+	for b.Loop() {
+		if before != nil {
+			b.StopTimer()
+			before()
 			b.StartTimer()
 		}
-		cmd := exec.Command(fiskMCP, args...)
+		cmd := command()
 		cmd.Env = sb.env()
 		cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd}, nil)
 		if err != nil {
@@ -207,7 +228,7 @@ func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []stri
 			b.Fatalf("listed %d tools, want %d", n, tools)
 		}
 		b.StopTimer()
-		_ = cs.Close() // closes stdin and waits for fisk-mcp to exit
+		_ = cs.Close() // closes stdin and waits for the server to exit
 		if cmd.ProcessState != nil {
 			cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		}
@@ -215,6 +236,73 @@ func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []stri
 	}
 	reportCPU(b, cpu)
 }
+
+// benchmarkReplay measures start → first tools/list, with the SDK's
+// client, of the replay server (internal/replay) answering with what
+// fiskMCP answered with args: the introspection of nats, then the
+// recorded answers and nothing else. It is the floor of any server that
+// introspects at start and lists the same tools, the client's own
+// reading of them included.
+func benchmarkReplay(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int) {
+	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
+	recorded := record(b, sb, exec.Command(fiskMCP, args...))
+	file := filepath.Join(b.TempDir(), "recorded")
+	if err := os.WriteFile(file, recorded, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	replay, cleanup, err := testsupport.Build(replayPackage, "replay")
+	if err != nil {
+		b.Fatalf("building the replay server: %v", err)
+	}
+	b.Cleanup(cleanup)
+	b.ResetTimer()
+	benchmarkStart(b, sb, func() *exec.Cmd { return exec.Command(replay, nats, file) }, tools, nil)
+}
+
+// record returns the results of initialize and tools/list that the server
+// cmd gives, one line each, as the replay server reads them.
+func record(b *testing.B, sb sandbox, cmd *exec.Cmd) []byte {
+	cmd.Env = sb.env()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		in.Close() // ends the session
+		if err := cmd.Wait(); err != nil {
+			b.Errorf("%s: %v", cmd, err)
+		}
+	}()
+	if _, err := io.WriteString(in, rawListing); err != nil {
+		b.Fatal(err)
+	}
+	r := bufio.NewReaderSize(out, 1<<20)
+	var recorded []byte
+	for range 2 {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			b.Fatalf("recording the answers of %s: %v", cmd, err)
+		}
+		var resp struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(line, &resp); err != nil || resp.Result == nil {
+			b.Fatalf("recording the answers of %s: %.200s: %v", cmd, line, err)
+		}
+		recorded = append(append(recorded, resp.Result...), '\n')
+	}
+	return recorded
+}
+
+// replayPackage is the replay server's import path.
+const replayPackage = "github.com/fisk-mcp/fisk-mcp/integration/nats/internal/replay"
 
 // baselineEnv names a fisk-mcp binary built from another commit, for
 // BenchmarkStartup to measure beside the one under test.
