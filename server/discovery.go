@@ -16,9 +16,10 @@ import (
 )
 
 // The discovery tools of a deferred set, in the order tools/list gives
-// them. Their descriptors never change, so the deferred list is the same
-// for every session, transport and reload that keeps the ai:no_defer
-// tools.
+// them. Their descriptors depend on nothing but the set (search_tools says
+// what it serves, see servedSummary), so the deferred list is the same for
+// every session and transport, and for every reload that keeps the set's
+// applications, groups and ai:no_defer tools.
 const (
 	searchToolsName   = "search_tools"
 	describeToolsName = "describe_tools"
@@ -31,16 +32,24 @@ const (
 )
 
 type discoveryTool struct {
-	name       string
-	descriptor *mcp.Tool
+	name string
+	// descriptor is the tool's descriptor for a set; it depends on
+	// nothing else.
+	descriptor func(set *exposure.ToolSet) *mcp.Tool
 	handler    func(s *Server) mcp.ToolHandler
 }
 
 var discoveryTools = []discoveryTool{
-	{searchToolsName, searchToolsDescriptor(), func(s *Server) mcp.ToolHandler { return s.searchTools }},
-	{describeToolsName, describeToolsDescriptor(), func(s *Server) mcp.ToolHandler { return s.describeTools }},
-	{readOnlyExecutor.name, readOnlyExecutor.descriptor(), readOnlyExecutor.handler},
-	{anyExecutor.name, anyExecutor.descriptor(), anyExecutor.handler},
+	{searchToolsName, searchToolsDescriptor, func(s *Server) mcp.ToolHandler { return s.searchTools }},
+	{describeToolsName, fixed(describeToolsDescriptor()), func(s *Server) mcp.ToolHandler { return s.describeTools }},
+	{readOnlyExecutor.name, fixed(readOnlyExecutor.descriptor()), readOnlyExecutor.handler},
+	{anyExecutor.name, fixed(anyExecutor.descriptor()), anyExecutor.handler},
+}
+
+// fixed is the descriptor of a discovery tool that is the same for every
+// set.
+func fixed(d *mcp.Tool) func(*exposure.ToolSet) *mcp.Tool {
+	return func(*exposure.ToolSet) *mcp.Tool { return d }
 }
 
 func isDiscovery(name string) bool {
@@ -60,13 +69,19 @@ func readOnlyClosedWorld() *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
 }
 
-func searchToolsDescriptor() *mcp.Tool {
+// searchToolsDescriptor is search_tools's descriptor for set: its
+// description ends with what the set serves.
+func searchToolsDescriptor(set *exposure.ToolSet) *mcp.Tool {
+	desc := "Find this server's tools by what you want to do. Most of its tools are not listed, to save context: " +
+		"search in plain words (\"delete a stream\", \"list users\"), pick a name from the result, read its arguments with " +
+		"describe_tools, and run it with call_read_only_tool (read-only tools) or call_tool (any tool)."
+	if summary := servedSummary(set); summary != "" {
+		desc += " " + summary
+	}
 	return &mcp.Tool{
-		Name:  searchToolsName,
-		Title: "Search tools",
-		Description: "Find this server's tools by what you want to do. Most of its tools are not listed, to save context: " +
-			"search in plain words (\"delete a stream\", \"list users\"), pick a name from the result, read its arguments with " +
-			"describe_tools, and run it with call_read_only_tool (read-only tools) or call_tool (any tool).",
+		Name:        searchToolsName,
+		Title:       "Search tools",
+		Description: desc,
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{

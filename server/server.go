@@ -130,8 +130,9 @@ func (s *Server) register(set *exposure.ToolSet) {
 			if _, taken := want[d.name]; taken {
 				s.log.Warn("a served tool has the name of a discovery tool; while the list is deferred, call it through "+anyExecutor.name, "tool", d.name)
 			}
-			wire, _ := encodeTool(d.descriptor)
-			want[d.name] = registration{tool: d.descriptor, listed: d.descriptor, wire: wire, handler: d.handler(s), noDefer: true}
+			desc := d.descriptor(set)
+			wire, _ := encodeTool(desc)
+			want[d.name] = registration{tool: desc, listed: desc, wire: wire, handler: d.handler(s), noDefer: true}
 		}
 	}
 	s.listing.Store(listingOf(want, deferred))

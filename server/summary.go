@@ -1,0 +1,161 @@
+package server
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+)
+
+// maxSummary bounds the bytes the summary of a deferred set adds to
+// search_tools's description, which every session's model reads up front;
+// maxGroupHelp bounds one group's help in it.
+const (
+	maxSummary   = 1200
+	maxGroupHelp = 48
+)
+
+// servedSummary says what a set serves, for search_tools's description:
+// each application's name, its number of tools and its command groups
+// with their one-line help ("nats, 230 tools: account (Account
+// information and status), ..."). A model that reads it knows which of its
+// servers to search, and can search in the application's own words ("kv"
+// for what the person called a bucket) rather than the person's.
+//
+// It depends on nothing but the served tools, so the deferred list stays
+// the same for every session. It is at most maxSummary bytes: the groups'
+// help goes first when the whole would be longer, then the groups past
+// what fits ("and 12 more"). The help is the application's text, reduced
+// to printable characters on one line.
+func servedSummary(set *exposure.ToolSet) string {
+	apps, custom := summaries(set)
+	return summarize(apps, custom)
+}
+
+// appSummary is what servedSummary says of one application.
+type appSummary struct {
+	name   string
+	tools  int
+	groups []string          // the first words of its tools' titles, sorted
+	help   map[string]string // by group: its one-line help, or ""
+}
+
+// summaries gathers the summaries of set's applications, by name, and counts
+// its tools of no application.
+func summaries(set *exposure.ToolSet) (apps []*appSummary, custom int) {
+	byPath := map[string]*appSummary{}
+	for _, t := range set.Tools() {
+		if !t.MCPExposable() {
+			continue
+		}
+		src, ok := t.(exposure.Sourced)
+		if !ok || src.Source() == "custom" || src.Title() == "" {
+			custom++
+			continue
+		}
+		a := byPath[src.Source()]
+		if a == nil {
+			a = &appSummary{name: filepath.Base(src.Source()), help: map[string]string{}}
+			byPath[src.Source()] = a
+			apps = append(apps, a)
+		}
+		a.tools++
+		title := strings.Fields(src.Title())
+		group := title[0]
+		if _, seen := a.help[group]; !seen {
+			a.groups = append(a.groups, group)
+		}
+		if a.help[group] == "" {
+			if g, ok := t.(exposure.Grouped); ok && len(title) > 1 {
+				if h := g.GroupHelp(); len(h) > 0 {
+					a.help[group] = summaryLine(h[0], maxGroupHelp)
+				}
+			} else if len(title) == 1 {
+				a.help[group] = summaryLine(t.Description(), maxGroupHelp)
+			}
+		}
+	}
+	for _, a := range apps {
+		slices.Sort(a.groups)
+	}
+	slices.SortFunc(apps, func(x, y *appSummary) int { return strings.Compare(x.name, y.name) })
+	return apps, custom
+}
+
+// summarize says what apps and custom tools of no application are served,
+// in at most maxSummary bytes (see servedSummary).
+func summarize(apps []*appSummary, custom int) string {
+	if len(apps) == 0 {
+		return ""
+	}
+	render := func(withHelp bool, most int) string {
+		var b strings.Builder
+		b.WriteString("It serves ")
+		for i, a := range apps {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s, %d tools: ", a.name, a.tools)
+			for j, g := range a.groups {
+				if j == most {
+					fmt.Fprintf(&b, " and %d more", len(a.groups)-most)
+					break
+				}
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(g)
+				if h := a.help[g]; withHelp && h != "" {
+					fmt.Fprintf(&b, " (%s)", h)
+				}
+			}
+		}
+		if custom > 0 {
+			fmt.Fprintf(&b, "; and %d tools of its own", custom)
+		}
+		b.WriteString(".")
+		return b.String()
+	}
+	if s := render(true, -1); len(s) <= maxSummary {
+		return s
+	}
+	s := render(false, -1)
+	for most := 64; len(s) > maxSummary && most > 0; most /= 2 {
+		s = render(false, most)
+	}
+	if len(s) > maxSummary {
+		// So many applications that their names alone do not fit.
+		const more = ", and more."
+		s = s[:strings.LastIndex(s[:maxSummary-len(more)], ",")] + more
+	}
+	return s
+}
+
+// summaryLine is the first line of s, without control or format characters
+// (an escape sequence, a bidirectional override), cut at a word to at
+// most max bytes.
+func summaryLine(s string, max int) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	line = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, line)
+	line = strings.TrimRight(strings.TrimSpace(line), ".")
+	if len(line) <= max {
+		return line
+	}
+	cut := line[:max]
+	for !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	if i := strings.LastIndexByte(cut, ' '); i > max/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}
