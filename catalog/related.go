@@ -443,4 +443,17 @@ var related = []struct {
 	{"mtls", "tls", 1},
 	{"intransit", "tls", 0.6},
 	{"plaintext", "encrypt", 0.4},
+
+	// Words of people who run things rather than build them: a feed of
+	// data is a stream of it, to lock something down is to restrict
+	// what it may do, to get it going again is to resume it, and how
+	// much space a thing takes is its size.
+	{"feed", "stream", 0.6},
+	{"lockdown", "edit", 0.6},
+	{"lockdown", "permission", 0.5},
+	{"again", "resume", 0.4},
+	{"busy", "statistics", 0.4},
+	{"space", "size", 0.5},
+	{"tally", "count", 0.6},
+	{"mark", "set", 0.5},
 }
