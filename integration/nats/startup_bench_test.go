@@ -144,17 +144,7 @@ func benchmarkServeRaw(b *testing.B, sb sandbox, fiskMCP, nats string, extra []s
 	for b.Loop() {
 		cmd := exec.Command(fiskMCP, args...)
 		cmd.Env = sb.env()
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
+		in, out := startPiped(b, cmd)
 		// Written at once, as a client writes without waiting; stdin stays
 		// open until the list is read, since its end ends the session.
 		if _, err := io.WriteString(in, rawListing); err != nil {
@@ -163,6 +153,7 @@ func benchmarkServeRaw(b *testing.B, sb sandbox, fiskMCP, nats string, extra []s
 		r := bufio.NewReaderSize(out, 1<<20)
 		var list []byte
 		for range 2 { // the initialize result, then the list
+			var err error
 			if list, err = r.ReadBytes('\n'); err != nil {
 				b.Fatalf("reading fisk-mcp's answers: %v", err)
 			}
@@ -263,17 +254,7 @@ func benchmarkReplay(b *testing.B, sb sandbox, fiskMCP, nats string, extra []str
 // cmd gives, one line each, as the replay server reads them.
 func record(b *testing.B, sb sandbox, cmd *exec.Cmd) []byte {
 	cmd.Env = sb.env()
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	in, out := startPiped(b, cmd)
 	defer func() {
 		in.Close() // ends the session
 		if err := cmd.Wait(); err != nil {
@@ -299,6 +280,22 @@ func record(b *testing.B, sb sandbox, cmd *exec.Cmd) []byte {
 		recorded = append(append(recorded, resp.Result...), '\n')
 	}
 	return recorded
+}
+
+// startPiped starts cmd with pipes to its stdin and from its stdout.
+func startPiped(b *testing.B, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser) {
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return in, out
 }
 
 // replayPackage is the replay server's import path.
