@@ -85,7 +85,7 @@ func searchToolsDescriptor(set *exposure.ToolSet) *mcp.Tool {
 		InputSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
-				"query": map[string]any{"type": "string", "description": "What you want to do, in a few words."},
+				"query": map[string]any{"type": "string", "description": "What you want to do, in a few words; the application's own words match best (a group named in this tool's description, a command)."},
 				"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": maxSearchLimit, "description": fmt.Sprintf("Most tools to return (default %d).", catalog.DefaultLimit)},
 			},
 			"required":             []any{"query"},
