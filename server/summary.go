@@ -59,7 +59,7 @@ func summaries(set *exposure.ToolSet) (apps []*appSummary, custom int) {
 		}
 		a := byPath[src.Source()]
 		if a == nil {
-			a = &appSummary{name: filepath.Base(src.Source()), help: map[string]string{}}
+			a = &appSummary{name: summaryLine(filepath.Base(src.Source()), maxGroupHelp), help: map[string]string{}}
 			byPath[src.Source()] = a
 			apps = append(apps, a)
 		}
