@@ -119,8 +119,12 @@ func inputSchema(t exposure.Tool) any {
 }
 
 // encodedSchema is s in the JSON encoding the SDK sends; s itself when it
-// does not encode, so that AddTool reports the problem.
+// does not encode, so that AddTool reports the problem. A schema of
+// decoded JSON values is written by appendJSON, in the same bytes.
 func encodedSchema(s map[string]any) any {
+	if raw, ok := appendJSON(make([]byte, 0, 1024), s); ok {
+		return json.RawMessage(raw)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -128,6 +132,48 @@ func encodedSchema(s map[string]any) any {
 		return s
 	}
 	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// encodeListed is encodeTool(d) for a descriptor whose input schema is
+// already encoded (see descriptor): the schema's bytes are put in place
+// instead of being scanned again, as encoding/json scans every
+// json.RawMessage it writes, which on a large set costs as much as
+// encoding the rest of each descriptor. The bytes are encodeTool's: the
+// rest of d is encoded by it with the schema left null, and the schema
+// goes where the null is, found after the members encoding/json writes
+// before it (_meta and description); were that not where the null is,
+// d is encoded by encodeTool as it is.
+func encodeListed(d *mcp.Tool) (json.RawMessage, error) {
+	raw, ok := d.InputSchema.(json.RawMessage)
+	if !ok {
+		return encodeTool(d)
+	}
+	rest := *d
+	rest.InputSchema = nil
+	whole, err := encodeTool(&rest)
+	if err != nil {
+		return nil, err
+	}
+	head, err := encode(struct {
+		Meta        mcp.Meta `json:"_meta,omitempty"`
+		Description string   `json:"description,omitempty"`
+	}{d.Meta, d.Description})
+	if err != nil {
+		return nil, err
+	}
+	const member, null = `"inputSchema":`, "null"
+	at := len(head) - 1 // the head's members, without its closing brace
+	if at > 1 {
+		at++ // and the comma after them
+	}
+	if at+len(member)+len(null) > len(whole) || !bytes.Equal(whole[:len(head)-1], head[:len(head)-1]) ||
+		string(whole[at:at+len(member)+len(null)]) != member+null {
+		return encodeTool(d)
+	}
+	at += len(member)
+	out := make([]byte, 0, len(whole)-len(null)+len(raw))
+	out = append(append(append(out, whole[:at]...), raw...), whole[at+len(null):]...)
+	return out, nil
 }
 
 // registrationKey is a descriptor (as listed, or as registered in full

@@ -36,7 +36,7 @@ func (s *Server) registrations(set *exposure.ToolSet, deferred bool) map[string]
 		r := registration{noDefer: exposure.NoDefer(t)}
 		if !deferred || r.noDefer {
 			r.listed = descriptor(t, s.cfg.OutputSchema)
-			r.wire, _ = encodeTool(r.listed) // nil: tools/list reports it
+			r.wire, _ = encodeListed(r.listed) // nil: tools/list reports it
 		}
 		switch {
 		case !dispatchable(t):
