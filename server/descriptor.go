@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -134,46 +135,72 @@ func encodedSchema(s map[string]any) any {
 	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
-// encodeListed is encodeTool(d) for a descriptor whose input schema is
-// already encoded (see descriptor): the schema's bytes are put in place
-// instead of being scanned again, as encoding/json scans every
-// json.RawMessage it writes, which on a large set costs as much as
-// encoding the rest of each descriptor. The bytes are encodeTool's: the
-// rest of d is encoded by it with the schema left null, and the schema
-// goes where the null is, found after the members encoding/json writes
-// before it (_meta and description); were that not where the null is,
-// d is encoded by encodeTool as it is.
+// encodeListed is encodeTool(d) for a descriptor as descriptor builds it,
+// written without encoding/json: its input schema is already encoded, and
+// encoding/json would scan those bytes again (it scans every
+// json.RawMessage it writes) and reach the rest by reflection, which on a
+// large set costs as much as encoding the schemas. The bytes are
+// encodeTool's: members in the order encoding/json writes mcp.Tool's
+// fields and then wireTool's annotations, each left out where it leaves
+// it out. A descriptor holding what this does not write (icons, a schema
+// not yet encoded, a _meta or output schema of other Go types) is encoded
+// by encodeTool.
 func encodeListed(d *mcp.Tool) (json.RawMessage, error) {
-	raw, ok := d.InputSchema.(json.RawMessage)
-	if !ok {
-		return encodeTool(d)
+	var size int // enough for most, so that the bytes a listing keeps are about what they hold
+	if raw, ok := d.InputSchema.(json.RawMessage); ok {
+		size = len(raw) + len(d.Description) + len(d.Title) + 256
 	}
-	rest := *d
-	rest.InputSchema = nil
-	whole, err := encodeTool(&rest)
-	if err != nil {
-		return nil, err
+	if out, ok := appendListed(make([]byte, 0, size), d); ok {
+		return out, nil
 	}
-	head, err := encode(struct {
-		Meta        mcp.Meta `json:"_meta,omitempty"`
-		Description string   `json:"description,omitempty"`
-	}{d.Meta, d.Description})
-	if err != nil {
-		return nil, err
+	return encodeTool(d)
+}
+
+func appendListed(out []byte, d *mcp.Tool) ([]byte, bool) {
+	schema, ok := d.InputSchema.(json.RawMessage)
+	if !ok || len(schema) == 0 || len(d.Icons) > 0 {
+		return nil, false
 	}
-	const member, null = `"inputSchema":`, "null"
-	at := len(head) - 1 // the head's members, without its closing brace
-	if at > 1 {
-		at++ // and the comma after them
+	out = append(out, '{')
+	if len(d.Meta) > 0 {
+		out = append(out, `"_meta":`...)
+		if out, ok = appendJSON(out, map[string]any(d.Meta)); !ok {
+			return nil, false
+		}
+		out = append(out, ',')
 	}
-	if at+len(member)+len(null) > len(whole) || !bytes.Equal(whole[:len(head)-1], head[:len(head)-1]) ||
-		string(whole[at:at+len(member)+len(null)]) != member+null {
-		return encodeTool(d)
+	if d.Description != "" {
+		out = append(appendJSONString(append(out, `"description":`...), d.Description), ',')
 	}
-	at += len(member)
-	out := make([]byte, 0, len(whole)-len(null)+len(raw))
-	out = append(append(append(out, whole[:at]...), raw...), whole[at+len(null):]...)
-	return out, nil
+	out = append(append(out, `"inputSchema":`...), schema...)
+	out = appendJSONString(append(out, `,"name":`...), d.Name)
+	if d.OutputSchema != nil {
+		if out, ok = appendJSON(append(out, `,"outputSchema":`...), d.OutputSchema); !ok {
+			return nil, false
+		}
+	}
+	if d.Title != "" {
+		out = appendJSONString(append(out, `,"title":`...), d.Title)
+	}
+	if a := d.Annotations; a != nil {
+		// wireAnnotations' members, in its order.
+		out = append(out, `,"annotations":{`...)
+		if a.DestructiveHint != nil {
+			out = append(strconv.AppendBool(append(out, `"destructiveHint":`...), *a.DestructiveHint), ',')
+		}
+		if a.IdempotentHint {
+			out = append(out, `"idempotentHint":true,`...)
+		}
+		if a.OpenWorldHint != nil {
+			out = append(strconv.AppendBool(append(out, `"openWorldHint":`...), *a.OpenWorldHint), ',')
+		}
+		out = strconv.AppendBool(append(out, `"readOnlyHint":`...), a.ReadOnlyHint)
+		if a.Title != "" {
+			out = appendJSONString(append(out, `,"title":`...), a.Title)
+		}
+		out = append(out, '}')
+	}
+	return append(out, '}'), true
 }
 
 // registrationKey is a descriptor (as listed, or as registered in full
