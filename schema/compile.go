@@ -37,7 +37,13 @@ type compiled struct {
 	err    error
 }
 
-var shapes sync.Map // shapeKey -> *compiled
+// shapes holds the compiled shapes by shapeKey. It is a map under a lock
+// rather than a sync.Map so that a lookup, one per property of every
+// command, converts no key to a string of its own.
+var shapes = struct {
+	sync.RWMutex
+	m map[string]*compiled
+}{m: map[string]*compiled{}}
 
 // compileProperty returns the compiled validator of one property schema.
 // Annotations must still be well-formed: a description that is not a
@@ -52,16 +58,24 @@ func compileProperty(prop map[string]any) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, ok := shapes.Load(string(key)); ok {
-		return c.(*compiled).schema, c.(*compiled).err
+	shapes.RLock()
+	c, ok := shapes.m[string(key)]
+	shapes.RUnlock()
+	if ok {
+		return c.schema, c.err
 	}
 	shape := cloneMap(prop) // the cache must not share the caller's maps
 	for _, k := range annotations {
 		delete(shape, k)
 	}
 	sch, err := compileShape(shape)
-	c, _ := shapes.LoadOrStore(string(key), &compiled{schema: sch, err: err})
-	return c.(*compiled).schema, c.(*compiled).err
+	shapes.Lock()
+	defer shapes.Unlock()
+	if c, ok := shapes.m[string(key)]; ok { // compiled meanwhile: keep one
+		return c.schema, c.err
+	}
+	shapes.m[string(key)] = &compiled{schema: sch, err: err}
+	return sch, err
 }
 
 // shapeKey is the canonical form of prop without its annotations: two
