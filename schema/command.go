@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/choria-io/fisk"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Command is one leaf command compiled for serving: the schema a model is
@@ -113,10 +114,15 @@ func properties(s map[string]any) map[string]any {
 }
 
 func (b *builder) add(p *param, prop map[string]any) error {
+	return b.addCompiled(p, prop, compileProperty)
+}
+
+// addCompiled is add with the validator of prop taken from compile.
+func (b *builder) addCompiled(p *param, prop map[string]any, compile func(map[string]any) (*jsonschema.Schema, error)) error {
 	if _, dup := b.c.byName[p.name]; dup {
 		return fmt.Errorf("two properties are named %q", p.name)
 	}
-	validator, err := compileProperty(prop)
+	validator, err := compile(prop)
 	if err != nil {
 		return fmt.Errorf("the schema of property %q does not compile: %w", p.name, err)
 	}
@@ -258,7 +264,7 @@ func (b *builder) globals(globals []*fisk.FlagModel) error {
 			continue
 		}
 		p, prop := globalParam(g, b.mode)
-		if err := b.add(p, prop); err != nil {
+		if err := b.addCompiled(p, prop, p.globalValidator(b.mode)); err != nil {
 			return err
 		}
 		b.c.globals = append(b.c.globals, p)

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/choria-io/fisk"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Globals selects the application-level flags to expose on every tool of
@@ -113,4 +115,42 @@ func globalParam(f *fisk.FlagModel, mode Mode) (*param, map[string]any) {
 		s["type"] = "string"
 	}
 	return p, s
+}
+
+// globalShape is what the shape of a global flag's property depends on
+// (see globalParam and classifyBoolean; its description does not count).
+// A global is merged into every command, so its validator is found by
+// this key rather than by the property's canonical form, which is not
+// written again for each of them.
+type globalShape struct {
+	form               form
+	onlyTrue, required bool
+	mode               Mode
+}
+
+var globalShapes = struct {
+	sync.RWMutex
+	m map[globalShape]*compiled
+}{m: map[globalShape]*compiled{}}
+
+// globalValidator returns the compile step for the property globalParam
+// gave p in mode.
+func (p *param) globalValidator(mode Mode) func(map[string]any) (*jsonschema.Schema, error) {
+	key := globalShape{form: p.form, onlyTrue: p.onlyTrue, required: p.required, mode: mode}
+	return func(prop map[string]any) (*jsonschema.Schema, error) {
+		globalShapes.RLock()
+		c, ok := globalShapes.m[key]
+		globalShapes.RUnlock()
+		if ok {
+			return c.schema, c.err
+		}
+		sch, err := compileProperty(prop)
+		globalShapes.Lock()
+		defer globalShapes.Unlock()
+		if c, ok := globalShapes.m[key]; ok {
+			return c.schema, c.err
+		}
+		globalShapes.m[key] = &compiled{schema: sch, err: err}
+		return sch, err
+	}
 }

@@ -189,3 +189,36 @@ func TestNegatableFlagShadowedByANoFlagIsNeverRenderedAsNoName(t *testing.T) {
 		t.Fatal("cache still advertises false")
 	}
 }
+
+// A global's validator is found by its globalShape: every property
+// globalParam can give must have one shape per key, or two globals of one
+// key would share a validator that is wrong for one of them.
+func TestEveryGlobalShapeKeyIsOneShape(t *testing.T) {
+	shapeOf := map[globalShape]string{}
+	for _, mode := range []Mode{Restricted, Full} {
+		for bits := range 1 << 5 {
+			f := &fisk.FlagModel{Name: "g", Help: "help", Boolean: bits&1 != 0, Cumulative: bits&2 != 0,
+				Negatable: bits&4 != 0, Required: bits&8 != 0}
+			if bits&16 != 0 {
+				f.Default = []string{"true"}
+			}
+			p, prop := globalParam(f, mode)
+			key, err := shapeKey(prop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := globalShape{form: p.form, onlyTrue: p.onlyTrue, required: p.required, mode: mode}
+			if seen, ok := shapeOf[k]; ok && seen != string(key) {
+				t.Errorf("%+v (%+v): shapes %s and %s share a key", k, f, seen, key)
+			}
+			shapeOf[k] = string(key)
+			want, err := compileProperty(prop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := p.globalValidator(mode)(prop); err != nil || got != want {
+				t.Errorf("%+v: the global's validator is not its shape's (%v)", f, err)
+			}
+		}
+	}
+}
