@@ -62,11 +62,26 @@ func TestAppendJSONWritesWhatEncodingJSONWrites(t *testing.T) {
 func TestAppendJSONLeavesToEncodingJSONWhatItDoesNotWrite(t *testing.T) {
 	type other struct{ A int }
 	for _, v := range []any{
-		math.NaN(), math.Inf(1), json.Number("1 "), json.Number(" 1"), json.Number("01"), json.Number("1e"), json.Number("x"), json.Number(`"1"`),
-		other{1}, float32(1.5), int64(3), map[string]int{"a": 1}, []any{1, other{}}, map[string]any{"a": map[string]any{"b": math.Inf(-1)}},
+		// (A number with white space around it is written as it is: still
+		// JSON, and no decoder gives one.)
+		math.NaN(), math.Inf(1), json.Number("01"), json.Number("1e"), json.Number("x"), json.Number(`"1"`),
+		map[string]any{"a": map[string]any{"b": math.Inf(-1)}}, []any{json.Number("1."), 2},
 	} {
+		if _, err := stdJSON(t, v); err == nil {
+			t.Fatalf("encoding/json writes %#v; the case is for values it refuses", v)
+		}
 		if got, ok := appendJSON(nil, v); ok {
 			t.Errorf("appendJSON(%#v) wrote %s; it must leave the value to encoding/json", v, got)
+		}
+	}
+	// Other Go values it writes as encoding/json does.
+	for _, v := range []any{other{1}, float32(1.5), int64(3), map[string]int{"b": 2, "a": 1}, []any{1, other{}}} {
+		want, err := stdJSON(t, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := appendJSON(nil, v); !ok || !bytes.Equal(got, want) {
+			t.Errorf("appendJSON(%#v) = %s, %v; want %s", v, got, ok, want)
 		}
 	}
 }
