@@ -113,11 +113,11 @@ func (a Advice) Apply(args []string) []string {
 //
 // A client with a tool cap gets a set larger than what the cap leaves its
 // servers (budget) deferred: d is kept when it defers such a set (--defer
-// always, or auto with a threshold at most that, as by default), otherwise --defer=always is passed, in
-// place of the person's choice, which the client could not honour. Claude
-// Code's own tool search is left in charge (--defer=never) unless the
-// person chose a mode; the note says how to turn deferral on where that
-// search is off.
+// always, or auto with a threshold at most that, as by default), otherwise
+// --defer=always is passed, in place of the person's choice, which the
+// client could not honour. Claude Code's own tool search is left in
+// charge (--defer=never) unless the person chose a mode; the note says how
+// to turn deferral on where that search is off.
 func Advise(client string, served int, d Deferral) Advice {
 	c := Known[client]
 	count := "every tool"
