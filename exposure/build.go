@@ -350,6 +350,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		name:        c.name,
 		title:       title,
 		source:      c.app.app.Path,
+		prefix:      c.app.app.Prefix,
 		binary:      c.app.app.Path,
 		tags:        tags,
 		description: desc,

@@ -19,6 +19,7 @@ type commandTool struct {
 	name        string
 	title       string // command path with spaces
 	source      string // application binary path
+	prefix      string // the application's prefix; see Prefixed
 	binary      string
 	tags        []string
 	description string
@@ -97,6 +98,7 @@ func (t *commandTool) Kind() Kind                 { return KindApplication }
 func (t *commandTool) Presentation() Presentation { return PresentationCommand }
 
 func (t *commandTool) Source() string { return t.source }
+func (t *commandTool) Prefix() string { return t.prefix }
 func (t *commandTool) Title() string  { return t.title }
 func (t *commandTool) Tags() []string { return slices.Clone(t.tags) }
 

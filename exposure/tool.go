@@ -149,6 +149,14 @@ type Grouped interface {
 	GroupHelp() []string
 }
 
+// Prefixed is implemented by the tools of an application: Prefix is the
+// prefix it is served with (PREFIX=PATH), which begins each of its tools'
+// names as "PREFIX_", or "" when it has none. Two applications of one
+// binary, or of two binaries of the same name, are told apart by it.
+type Prefixed interface {
+	Prefix() string
+}
+
 // Kind is the accounting axis of a tool; it appears in every log line.
 type Kind string
 

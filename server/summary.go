@@ -38,16 +38,21 @@ func servedSummary(set *exposure.ToolSet) string {
 
 // appSummary is what servedSummary says of one application.
 type appSummary struct {
-	name   string
+	name   string // see appName
 	tools  int
 	groups []string          // the first words of its tools' titles, sorted
 	help   map[string]string // by group: its one-line help, or ""
 }
 
+// appKey tells the applications of a set apart: one binary may be served
+// twice, under two prefixes.
+type appKey struct{ path, prefix string }
+
 // summaries gathers the summaries of set's applications, by name, and counts
 // its tools of no application.
 func summaries(set *exposure.ToolSet) (apps []*appSummary, custom int) {
-	byPath := map[string]*appSummary{}
+	byApp := map[appKey]*appSummary{}
+	keys := map[*appSummary]appKey{}
 	for _, t := range set.Tools() {
 		if !t.MCPExposable() {
 			continue
@@ -57,10 +62,15 @@ func summaries(set *exposure.ToolSet) (apps []*appSummary, custom int) {
 			custom++
 			continue
 		}
-		a := byPath[src.Source()]
+		k := appKey{path: src.Source()}
+		if p, ok := t.(exposure.Prefixed); ok {
+			k.prefix = p.Prefix()
+		}
+		a := byApp[k]
 		if a == nil {
-			a = &appSummary{name: summaryLine(filepath.Base(src.Source()), maxGroupHelp), help: map[string]string{}}
-			byPath[src.Source()] = a
+			a = &appSummary{help: map[string]string{}}
+			byApp[k] = a
+			keys[a] = k
 			apps = append(apps, a)
 		}
 		a.tools++
@@ -79,11 +89,50 @@ func summaries(set *exposure.ToolSet) (apps []*appSummary, custom int) {
 			}
 		}
 	}
+	bases := map[string]int{}
+	for _, k := range keys {
+		bases[filepath.Base(k.path)]++
+	}
 	for _, a := range apps {
 		slices.Sort(a.groups)
+		a.name = appName(keys[a], bases[filepath.Base(keys[a].path)] > 1)
 	}
 	slices.SortFunc(apps, func(x, y *appSummary) int { return strings.Compare(x.name, y.name) })
 	return apps, custom
+}
+
+// appName names an application for the summary: by its binary's base
+// name, or, when another application of the set has the same (shared),
+// by that name and what tells them apart, its tools' prefix ("nats
+// (prod_…)") or, without one, its binary's path.
+func appName(k appKey, shared bool) string {
+	base := filepath.Base(k.path)
+	switch {
+	case !shared:
+		return summaryLine(base, maxGroupHelp)
+	case k.prefix != "":
+		return summaryLine(base+" ("+k.prefix+"_…)", maxGroupHelp)
+	default:
+		return pathTail(summaryLine(k.path, len(k.path)), maxGroupHelp)
+	}
+}
+
+// pathTail is the end of path in at most max bytes, from a separator on,
+// after "…" when it is cut: where two binaries' paths differ is nearer
+// their names than the root.
+func pathTail(path string, max int) string {
+	if len(path) <= max {
+		return path
+	}
+	const cut = "…"
+	tail := path[len(path)-(max-len(cut)):]
+	if i := strings.IndexByte(tail, filepath.Separator); i >= 0 {
+		tail = tail[i:]
+	}
+	for !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	return cut + tail
 }
 
 // summarize says what apps and custom tools of no application are served,

@@ -2,6 +2,9 @@ package server
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,6 +36,69 @@ func TestSearchToolsSaysWhatTheSetServes(t *testing.T) {
 	}
 	if d := searchToolsDescriptor(customSet(t)).Description; strings.Contains(d, "It serves") {
 		t.Errorf("an empty set is said to serve something: %q", d)
+	}
+}
+
+// Applications whose binaries have one name are told apart in the
+// summary: one binary served under two prefixes by its prefixes, two
+// binaries without a prefix by their paths; each counts its own tools.
+func TestTheSummaryTellsApartApplicationsOfOneName(t *testing.T) {
+	load := func(apps ...exposure.App) *exposure.ToolSet {
+		t.Helper()
+		set, err := exposure.Load(t.Context(), apps, nil, exposure.Policy{}, exposure.LoadOptions{})
+		if err != nil {
+			t.Fatalf("loading %v: %v", apps, err)
+		}
+		return set
+	}
+	base := filepath.Base(fixtureBin)
+	one := load(exposure.App{Path: fixtureBin}).Len()
+
+	prefixed := searchToolsDescriptor(load(exposure.App{Prefix: "prod", Path: fixtureBin}, exposure.App{Prefix: "dev", Path: fixtureBin})).Description
+	for _, want := range []string{
+		fmt.Sprintf("It serves %s (dev_…), %d tools: ", base, one),
+		fmt.Sprintf("; %s (prod_…), %d tools: ", base, one),
+	} {
+		if !strings.Contains(prefixed, want) {
+			t.Errorf("one binary under two prefixes: description %q\nlacks %q", prefixed, want)
+		}
+	}
+	if alone := searchToolsDescriptor(load(exposure.App{Prefix: "prod", Path: fixtureBin})).Description; !strings.Contains(alone, fmt.Sprintf("It serves %s, %d tools: ", base, one)) {
+		t.Errorf("an application alone is named by more than its binary: %q", alone)
+	}
+
+	// A copy of the binary elsewhere, serving other commands than the
+	// first, so that both load without prefixes.
+	other := filepath.Join(t.TempDir(), "elsewhere", base)
+	if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(fixtureBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, raw, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := exposure.App{Path: fixtureBin, Include: []*regexp.Regexp{regexp.MustCompile(`^echo`)}}
+	second := exposure.App{Path: other, Exclude: []*regexp.Regexp{regexp.MustCompile(`^echo`)}}
+	twoPaths := searchToolsDescriptor(load(first, second)).Description
+	for _, path := range []string{fixtureBin, other} {
+		if want := pathTail(path, maxGroupHelp) + ", "; !strings.Contains(twoPaths, want) {
+			t.Errorf("two binaries of one name: description %q\nlacks %q", twoPaths, want)
+		}
+	}
+}
+
+func TestPathTailKeepsTheEndOfALongPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/usr/bin/nats": "/usr/bin/nats",
+		"/home/someone/projects/deployments/production/bin/nats": "…/deployments/production/bin/nats",
+		"/opt/" + strings.Repeat("x", 60) + "/nats":              "…/nats",
+	} {
+		if got := pathTail(in, 40); got != want || len(got) > 40 {
+			t.Errorf("pathTail(%q, 40) = %q (%d bytes), want %q", in, got, len(got), want)
+		}
 	}
 }
 
