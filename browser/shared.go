@@ -9,8 +9,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
 )
 
 // MinApproverTokenLen is the shortest approver token accepted, in bytes:
@@ -48,6 +51,7 @@ type Shared struct {
 	base     string
 	now      func() time.Time
 	sessions sessions
+	guesses  *authlimit.Limiter // wrong approver tokens, by client address
 }
 
 // NewShared checks o and returns the page.
@@ -58,7 +62,8 @@ func NewShared(o SharedOptions) (*Shared, error) {
 	if o.Store == nil {
 		return nil, errors.New("the approvals page needs a store of pending approvals")
 	}
-	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token)}
+	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token),
+		guesses: authlimit.New(authlimit.Options{Now: o.Now})}
 	if s.base == "" {
 		s.base = "/approvals"
 	}
@@ -185,9 +190,22 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r)
 		return
 	}
+	// Wrong tokens are bounded per address (see authlimit): past the
+	// allowance, the token is not checked, the right one included.
+	client := authlimit.Client(r.RemoteAddr)
+	if wait, ok := s.guesses.Check(client); !ok {
+		secs := strconv.Itoa(int(wait / time.Second))
+		w.Header().Set("Retry-After", secs)
+		s.loginForm(w, r, http.StatusTooManyRequests, "Too many wrong tokens from this address: try again in "+secs+" seconds.")
+		return
+	}
 	given := sha256.Sum256([]byte(strings.TrimSpace(r.PostForm.Get("token"))))
 	if subtle.ConstantTimeCompare(given[:], s.token[:]) != 1 {
 		s.log.Warn("wrong approver token on the approvals page", "remote", r.RemoteAddr)
+		if s.guesses.Failed(client) {
+			s.log.Warn("refusing approver tokens from an address that sent too many wrong ones", "client", client,
+				"allowance", fmt.Sprintf("%d wrong tokens, then one every %s", authlimit.DefaultBurst, authlimit.DefaultEvery))
+		}
 		s.loginForm(w, r, http.StatusForbidden, "That is not the approver token.")
 		return
 	}

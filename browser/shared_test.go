@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
@@ -123,6 +124,31 @@ func TestSharedWrongTokenIsForbiddenAndLogged(t *testing.T) {
 	}
 	if p := post(t, c, rig.url()+"/login", "http://evil.example", url.Values{"token": {approverToken}}, nil); p.status != http.StatusForbidden {
 		t.Errorf("sign-in from another origin: %d", p.status)
+	}
+}
+
+// Wrong approver tokens are bounded per address: past the allowance the
+// sign-in form says when to try again (429, Retry-After), the right token
+// included, and the log says so once.
+func TestSharedBoundsWrongTokensPerAddress(t *testing.T) {
+	rig := newSharedRig(t, NewMemoryStore())
+	c := browserClient(t)
+	for i := range authlimit.DefaultBurst {
+		if p := post(t, c, rig.url()+"/login", rig.srv.URL, url.Values{"token": {"guess-guess-guess-guess"}}, nil); p.status != http.StatusForbidden {
+			t.Fatalf("wrong token %d: %d", i+1, p.status)
+		}
+	}
+	for _, token := range []string{"one-guess-too-many", approverToken} {
+		p := post(t, c, rig.url()+"/login", rig.srv.URL, url.Values{"token": {token}}, nil)
+		if p.status != http.StatusTooManyRequests || p.header.Get("Retry-After") == "" || !strings.Contains(p.body, "try again in") || !strings.Contains(p.body, `id="token"`) {
+			t.Errorf("past the allowance, token %q: %d, Retry-After %q\n%s", token, p.status, p.header.Get("Retry-After"), p.body)
+		}
+	}
+	if l := get(t, c, rig.url()); !strings.Contains(l.body, `id="login"`) {
+		t.Errorf("signed in while refused:\n%s", l.body)
+	}
+	if n := strings.Count(rig.logs.String(), "refusing approver tokens from an address"); n != 1 {
+		t.Errorf("the allowance running out was logged %d times, want once:\n%s", n, rig.logs)
 	}
 }
 

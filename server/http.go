@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -229,7 +230,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", requireToken(cfg.Token, withRetryHint(cfg.RetryHint, withClientAddr(streamable))))
+	mux.Handle("/mcp", requireToken(cfg.Token, authlimit.New(authlimit.Options{}), s.log, withRetryHint(cfg.RetryHint, withClientAddr(streamable))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	if cfg.Approvals != nil {
 		mux.Handle("/approvals", cfg.Approvals)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -158,6 +159,57 @@ func TestHTTPRequiresTheBearerToken(t *testing.T) {
 	cs := connectHTTP(t, base, token, legacyVersion, nil)
 	if res := call(t, cs, "echo", map[string]any{"context": "test", "subject": "authorised"}); res.IsError {
 		t.Errorf("authorised call failed: %s", text(res))
+	}
+}
+
+// Wrong bearer tokens are bounded per address: past the allowance every
+// request from that address is refused with 429 and Retry-After, the right
+// token included, and the log says so once; another address is not held
+// to it.
+func TestHTTPBoundsWrongBearerTokensPerAddress(t *testing.T) {
+	const token = "correct-horse-battery-staple"
+	s, logs := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{Token: token})
+	from := func(local string, bearer string) *http.Response {
+		t.Helper()
+		dialer := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
+		client := &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, base+"/mcp", strings.NewReader(initializeBody))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		resp, err := client.Do(req)
+		if err != nil {
+			if local != "127.0.0.1" {
+				t.Skipf("cannot send from %s here: %v", local, err)
+			}
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(strings.NewReader(string(body)))
+		return resp
+	}
+	for i := range authlimit.DefaultBurst {
+		if resp := from("127.0.0.1", fmt.Sprintf("guess-%02d-of-the-token", i)); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("wrong token %d: status %d, want 401", i+1, resp.StatusCode)
+		}
+	}
+	for _, bearer := range []string{"one-guess-too-many-token", token} {
+		resp := from("127.0.0.1", bearer)
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "try again in") {
+			t.Errorf("past the allowance, token %q: status %d, Retry-After %q, body %q; want 429 saying when to try again", bearer, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+	}
+	if n := len(logs.records("refusing bearer tokens from an address that sent too many wrong ones")); n != 1 {
+		t.Errorf("the allowance running out was logged %d times, want once", n)
+	}
+	if resp := from("127.0.0.2", token); resp.StatusCode != http.StatusOK {
+		t.Errorf("another address with the right token: status %d, want 200", resp.StatusCode)
 	}
 }
 
