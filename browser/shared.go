@@ -177,6 +177,33 @@ func fromPage(r *http.Request) bool {
 	return true
 }
 
+// overHTTPS reports whether the person reached the page over HTTPS: on a
+// TLS connection, or through a proxy that ended TLS and says so
+// (X-Forwarded-Proto: https, or proto=https in Forwarded, RFC 7239; the
+// first proxy's word, the one nearest the person). The headers are taken
+// on trust because they can only make the session cookie Secure: a client
+// that forges them on plain HTTP gets a cookie its browser will not send
+// back, and signs itself out.
+func overHTTPS(r *http.Request) bool {
+	if r.TLS != nil {
+		return true
+	}
+	if v := r.Header.Get("X-Forwarded-Proto"); v != "" {
+		first, _, _ := strings.Cut(v, ",")
+		return strings.EqualFold(strings.TrimSpace(first), "https")
+	}
+	if v := r.Header.Get("Forwarded"); v != "" {
+		first, _, _ := strings.Cut(v, ",")
+		for pair := range strings.SplitSeq(first, ";") {
+			k, val, _ := strings.Cut(strings.TrimSpace(pair), "=")
+			if strings.EqualFold(k, "proto") {
+				return strings.EqualFold(strings.Trim(val, `"`), "https")
+			}
+		}
+	}
+	return false
+}
+
 func (s *Shared) refuse(w http.ResponseWriter, r *http.Request) {
 	message(w, r, s.log, http.StatusForbidden, "Refused", "This request did not come from the approvals page; reload it and try again.", "", s.base)
 }
@@ -210,7 +237,7 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.sessions.issue(s.now()), Path: s.base,
-		MaxAge: int(sessionTTL / time.Second), HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+		MaxAge: int(sessionTTL / time.Second), HttpOnly: true, Secure: overHTTPS(r), SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, s.base, http.StatusSeeOther)
 }
 

@@ -318,3 +318,33 @@ func TestSharedOverTLSSetsASecureCookie(t *testing.T) {
 		t.Errorf("login over TLS: %d, cookie %q", p.status, ck)
 	}
 }
+
+// Behind a proxy that ends TLS, the session cookie is Secure when the
+// proxy says the person came over HTTPS; on plain HTTP it is not, or the
+// browser would never send it back.
+func TestSharedBehindATLSProxySetsASecureCookie(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		secure bool
+	}{
+		{"plain HTTP", nil, false},
+		{"X-Forwarded-Proto https", map[string]string{"X-Forwarded-Proto": "https"}, true},
+		{"X-Forwarded-Proto, first proxy's word", map[string]string{"X-Forwarded-Proto": "HTTPS, http"}, true},
+		{"X-Forwarded-Proto http", map[string]string{"X-Forwarded-Proto": "http"}, false},
+		{"Forwarded proto=https", map[string]string{"Forwarded": `for=192.0.2.60;proto=https;by=203.0.113.43`}, true},
+		{"Forwarded, quoted", map[string]string{"Forwarded": `proto="https", proto=http`}, true},
+		{"Forwarded proto=http", map[string]string{"Forwarded": `for=192.0.2.60;proto=http`}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rig := newSharedRig(t, NewMemoryStore())
+			c := browserClient(t)
+			c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+			p := post(t, c, rig.url()+"/login", rig.srv.URL, url.Values{"token": {approverToken}}, tc.header)
+			ck := p.header.Get("Set-Cookie")
+			if p.status != http.StatusSeeOther || ck == "" || strings.Contains(ck, "Secure") != tc.secure {
+				t.Errorf("sign-in: %d, cookie %q; want Secure %v", p.status, ck, tc.secure)
+			}
+		})
+	}
+}
