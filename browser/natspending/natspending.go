@@ -58,9 +58,13 @@ type Config struct {
 	NATS   natsstore.Config
 	Bucket string // "" means DefaultBucket
 	// MaxAge is how long the bucket keeps an entry after its last change,
-	// set when Open creates the bucket; it must exceed the longest wait
-	// for a person. 0 means DefaultMaxAge.
+	// set when Open creates the bucket. 0 means DefaultMaxAge, or twice
+	// LongestWait when that is longer.
 	MaxAge time.Duration
+	// LongestWait is the longest an approval waits for a person. Open
+	// refuses a bucket that already exists and keeps its entries for less:
+	// an approval would vanish from every page before its time was up.
+	LongestWait time.Duration
 }
 
 // Store is a browser.Store on a JetStream bucket. It is safe for
@@ -84,15 +88,25 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 		c.Bucket = DefaultBucket
 	}
 	if c.MaxAge <= 0 {
-		c.MaxAge = DefaultMaxAge
+		c.MaxAge = max(DefaultMaxAge, 2*c.LongestWait)
 	}
-	conn, err := natsstore.Dial(ctx, c.NATS, "approval store", natsstore.Bucket{Config: jetstream.KeyValueConfig{
-		Bucket:      c.Bucket,
-		Description: "fisk-mcp: approvals waiting for a person on the approval page",
-		History:     1,
-		TTL:         c.MaxAge,
-		Storage:     jetstream.FileStorage,
-	}})
+	conn, err := natsstore.Dial(ctx, c.NATS, "approval store", natsstore.Bucket{
+		Config: jetstream.KeyValueConfig{
+			Bucket:      c.Bucket,
+			Description: "fisk-mcp: approvals waiting for a person on the approval page",
+			History:     1,
+			TTL:         c.MaxAge,
+			Storage:     jetstream.FileStorage,
+		},
+		// The age is set only when the bucket is created: one made before,
+		// by a server that waited less, may keep entries too briefly.
+		Check: func(st jetstream.KeyValueStatus) error {
+			if age := st.TTL(); age > 0 && age < c.LongestWait {
+				return fmt.Errorf("the pending approvals bucket %s keeps an entry %s, less than the %s an approval may wait; delete it (nats kv del %s) so that fisk-mcp creates it again, or wait less for a person (--elicit-timeout)", c.Bucket, age, c.LongestWait, c.Bucket)
+			}
+			return nil
+		},
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,21 @@ func approval(id string) browser.Pending {
 		CommandLine: "app rm x", Trigger: "ai:confirm", Client: "client 1.0", Deadline: now.Add(time.Minute)}, Created: now}
 }
 
+// A bucket made before by a server that waited less, keeping its entries
+// for less than this one's approvals wait, is refused with what to do; one
+// that keeps them long enough is used.
+func TestOpenRefusesABucketThatKeepsApprovalsTooBriefly(t *testing.T) {
+	url := natstest.Start(t).URL()
+	open(t, Config{NATS: natsstore.Config{URL: url}, MaxAge: 30 * time.Second})
+	if s, err := Open(t.Context(), Config{NATS: natsstore.Config{URL: url}, LongestWait: time.Minute}); err == nil {
+		s.Close()
+		t.Fatal("a bucket keeping approvals 30s was accepted for waits of a minute")
+	} else if !strings.Contains(err.Error(), "nats kv del "+DefaultBucket) || !strings.Contains(err.Error(), "--elicit-timeout") {
+		t.Errorf("the refusal does not say what to do: %v", err)
+	}
+	open(t, Config{NATS: natsstore.Config{URL: url}, LongestWait: 20 * time.Second})
+}
+
 func TestTheStoreConforms(t *testing.T) {
 	storetest.Run(t, opener(natstest.Start(t).URL()))
 }

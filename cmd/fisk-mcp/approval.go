@@ -112,7 +112,11 @@ func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (aske
 	}
 	var store browser.Store = browser.NewMemoryStore()
 	if sp.replayStore != natsstore.Memory {
-		ns, err := natspending.Open(ctx, natspending.Config{NATS: sp.Replay})
+		wait := sp.Approval.Timeout
+		if wait <= 0 {
+			wait = elicit.DefaultBrowserTimeout
+		}
+		ns, err := natspending.Open(ctx, natspending.Config{NATS: sp.Replay, LongestWait: wait})
 		if err != nil {
 			return nil, nil, closeFn, fmt.Errorf("the store of pending approvals: %w", err)
 		}
