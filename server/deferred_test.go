@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -219,5 +220,32 @@ func TestUnknownNamesAnswerWithTheClosestServedNames(t *testing.T) {
 				t.Errorf("executor call of admin_user_remove: %s", text(res))
 			}
 		})
+	}
+}
+
+// search_tools repeats the query it answers only in part when it is long,
+// quoted, so a pasted wall of text or a control character does not come
+// back to the model whole or raw; the search still finds by its words.
+func TestSearchToolsRepeatsALongQueryOnlyInPart(t *testing.T) {
+	s, _ := newServer(t, Config{Defer: DeferAlways}, fixtureSet(t, exposure.Policy{}))
+	cs := connect(t, s, modernVersion, nil)
+	long := "remove a user " + strings.Repeat("and then some more words é ", 400) + "\x1b[31mred"
+	res := call(t, cs, "search_tools", map[string]any{"query": long})
+	got := text(res)
+	first, _, _ := strings.Cut(got, "\n")
+	if res.IsError || len(first) > maxEchoedQuery+200 || !strings.Contains(first, `"remove a user and then`) || !strings.Contains(first, `…, best first`) {
+		t.Errorf("the answer's first line (%d bytes) does not repeat the query in part: %.300q", len(first), first)
+	}
+	if strings.ContainsRune(got, '\x1b') || !utf8.ValidString(got) {
+		t.Errorf("the answer carries a raw control character or broken UTF-8: %.300q", got)
+	}
+	if !strings.Contains(got, "- admin_user_delete:") {
+		t.Errorf("the long query did not find its tool:\n%s", got)
+	}
+	for _, q := range []string{"\x1b]0;title\x07zzzz-no-such-thing", strings.Repeat("qqqq ", 300)} {
+		res := call(t, cs, "search_tools", map[string]any{"query": q})
+		if got := text(res); strings.ContainsRune(got, '\x1b') || len(got) > maxEchoedQuery+300 {
+			t.Errorf("no match for %.40q: %d bytes, %.300q", q, len(got), got)
+		}
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -230,10 +232,10 @@ func (s *Server) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	rec.result = ResultOK
 	var b strings.Builder
 	if len(hits) == 0 {
-		fmt.Fprintf(&b, "No tool matches %q. Try other words: the action and the thing it acts on (\"list streams\", \"remove user\").", *in.Query)
+		fmt.Fprintf(&b, "No tool matches %s. Try other words: the action and the thing it acts on (\"list streams\", \"remove user\").", echoQuery(*in.Query))
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
 	}
-	fmt.Fprintf(&b, "Tools for %q, best first. Run a read-only one with call_read_only_tool, any with call_tool; describe_tools gives their arguments.\n", *in.Query)
+	fmt.Fprintf(&b, "Tools for %s, best first. Run a read-only one with call_read_only_tool, any with call_tool; describe_tools gives their arguments.\n", echoQuery(*in.Query))
 	for _, h := range hits {
 		t, ok := set.Lookup(h.Name)
 		if !ok {
@@ -242,6 +244,25 @@ func (s *Server) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 		fmt.Fprintf(&b, "- %s: %s (%s)\n", h.Name, firstLine(t.Description()), behaviourWords(t))
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
+}
+
+// maxEchoedQuery bounds the bytes of a query that search_tools's answer
+// repeats: enough to recognise it by.
+const maxEchoedQuery = 200
+
+// echoQuery is the query as search_tools's answer repeats it: quoted, so
+// that no control character reaches the model raw, and cut to
+// maxEchoedQuery bytes, so that a pasted wall of text is not sent back
+// whole.
+func echoQuery(q string) string {
+	if len(q) <= maxEchoedQuery {
+		return strconv.Quote(q)
+	}
+	cut := maxEchoedQuery
+	for cut > 0 && !utf8.RuneStart(q[cut]) {
+		cut--
+	}
+	return strconv.Quote(q[:cut]) + "…"
 }
 
 // behaviourWords says in a few words what a tool does to the world and
