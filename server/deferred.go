@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -73,7 +72,7 @@ func (s *Server) answers(name string) bool {
 // unknownTool is the answer to a name the server does not serve, with the
 // served names it most likely meant.
 func (s *Server) unknownTool(set *exposure.ToolSet, name string) string {
-	msg := fmt.Sprintf("unknown tool %q", name)
+	msg := "unknown tool " + echoed(name)
 	if near := s.indexOf(set).Closest(name, 3); len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	}

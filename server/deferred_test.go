@@ -223,17 +223,18 @@ func TestUnknownNamesAnswerWithTheClosestServedNames(t *testing.T) {
 	}
 }
 
-// search_tools repeats the query it answers only in part when it is long,
-// quoted, so a pasted wall of text or a control character does not come
-// back to the model whole or raw; the search still finds by its words.
-func TestSearchToolsRepeatsALongQueryOnlyInPart(t *testing.T) {
+// An answer repeats what the caller gave (search_tools's query, an unknown
+// tool's name or argument) only in part when it is long, and quoted, so a
+// pasted wall of text or a control character does not come back to the
+// model whole or raw; the search still finds by the query's words.
+func TestAnswersRepeatWhatTheCallerGaveOnlyInPart(t *testing.T) {
 	s, _ := newServer(t, Config{Defer: DeferAlways}, fixtureSet(t, exposure.Policy{}))
 	cs := connect(t, s, modernVersion, nil)
 	long := "remove a user " + strings.Repeat("and then some more words é ", 400) + "\x1b[31mred"
 	res := call(t, cs, "search_tools", map[string]any{"query": long})
 	got := text(res)
 	first, _, _ := strings.Cut(got, "\n")
-	if res.IsError || len(first) > maxEchoedQuery+200 || !strings.Contains(first, `"remove a user and then`) || !strings.Contains(first, `…, best first`) {
+	if res.IsError || len(first) > maxEchoed+200 || !strings.Contains(first, `"remove a user and then`) || !strings.Contains(first, `…, best first`) {
 		t.Errorf("the answer's first line (%d bytes) does not repeat the query in part: %.300q", len(first), first)
 	}
 	if strings.ContainsRune(got, '\x1b') || !utf8.ValidString(got) {
@@ -244,8 +245,33 @@ func TestSearchToolsRepeatsALongQueryOnlyInPart(t *testing.T) {
 	}
 	for _, q := range []string{"\x1b]0;title\x07zzzz-no-such-thing", strings.Repeat("qqqq ", 300)} {
 		res := call(t, cs, "search_tools", map[string]any{"query": q})
-		if got := text(res); strings.ContainsRune(got, '\x1b') || len(got) > maxEchoedQuery+300 {
+		if got := text(res); strings.ContainsRune(got, '\x1b') || len(got) > maxEchoed+300 {
 			t.Errorf("no match for %.40q: %d bytes, %.300q", q, len(got), got)
+		}
+		// An unknown tool's name is repeated the same way, by an
+		// executor and by a direct call.
+		res = call(t, cs, "call_tool", map[string]any{"name": q + "x", "arguments": map[string]any{}})
+		if got := text(res); !res.IsError || strings.ContainsRune(got, '\x1b') || len(got) > maxEchoed+300 || !strings.Contains(got, "unknown tool") {
+			t.Errorf("call_tool of %.40q: %d bytes, %.300q", q, len(got), got)
+		}
+		// So are an executor's unknown argument, describe_tools's unknown
+		// name and a discovery tool's unknown argument.
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"call_tool", map[string]any{"name": "echo", q: 1}},
+			{"describe_tools", map[string]any{"names": []string{q}}},
+			{"search_tools", map[string]any{"query": "list", q: 1}},
+		} {
+			res := call(t, cs, c.tool, c.args)
+			if got := text(res); !res.IsError || strings.ContainsRune(got, '\x1b') || len(got) > 2*maxEchoed+300 {
+				t.Errorf("%s with %.40q: %d bytes, %.300q", c.tool, q, len(got), got)
+			}
+		}
+		_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: q + "x", Arguments: map[string]any{}})
+		if err == nil || strings.ContainsRune(err.Error(), '\x1b') || len(err.Error()) > maxEchoed+400 {
+			t.Errorf("calling %.40q directly: %v", q, err)
 		}
 	}
 }

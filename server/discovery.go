@@ -196,6 +196,11 @@ func decodeArguments(raw json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		// The decoder's message repeats what it could not take (an
+		// unknown field's name), however long.
+		if msg, cut := clipped(err.Error(), 2*maxEchoed); cut {
+			return errors.New(msg + "…")
+		}
 		return err
 	}
 	if dec.More() {
@@ -232,10 +237,10 @@ func (s *Server) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	rec.result = ResultOK
 	var b strings.Builder
 	if len(hits) == 0 {
-		fmt.Fprintf(&b, "No tool matches %s. Try other words: the action and the thing it acts on (\"list streams\", \"remove user\").", echoQuery(*in.Query))
+		fmt.Fprintf(&b, "No tool matches %s. Try other words: the action and the thing it acts on (\"list streams\", \"remove user\").", echoed(*in.Query))
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
 	}
-	fmt.Fprintf(&b, "Tools for %s, best first. Run a read-only one with call_read_only_tool, any with call_tool; describe_tools gives their arguments.\n", echoQuery(*in.Query))
+	fmt.Fprintf(&b, "Tools for %s, best first. Run a read-only one with call_read_only_tool, any with call_tool; describe_tools gives their arguments.\n", echoed(*in.Query))
 	for _, h := range hits {
 		t, ok := set.Lookup(h.Name)
 		if !ok {
@@ -246,23 +251,31 @@ func (s *Server) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
 }
 
-// maxEchoedQuery bounds the bytes of a query that search_tools's answer
-// repeats: enough to recognise it by.
-const maxEchoedQuery = 200
+// maxEchoed bounds the bytes of what a caller gave (a query, a tool name,
+// an argument's name) that an answer repeats: enough to recognise it by.
+const maxEchoed = 200
 
-// echoQuery is the query as search_tools's answer repeats it: quoted, so
-// that no control character reaches the model raw, and cut to
-// maxEchoedQuery bytes, so that a pasted wall of text is not sent back
-// whole.
-func echoQuery(q string) string {
-	if len(q) <= maxEchoedQuery {
-		return strconv.Quote(q)
+// echoed is s as an answer repeats it: quoted, so that no control
+// character reaches the model raw, and cut (see clipped).
+func echoed(s string) string {
+	cut, clippedOff := clipped(s, maxEchoed)
+	if clippedOff {
+		return strconv.Quote(cut) + "…"
 	}
-	cut := maxEchoedQuery
-	for cut > 0 && !utf8.RuneStart(q[cut]) {
+	return strconv.Quote(cut)
+}
+
+// clipped is s cut at a character boundary to at most max bytes, and
+// whether anything was cut off.
+func clipped(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return strconv.Quote(q[:cut]) + "…"
+	return s[:cut], true
 }
 
 // behaviourWords says in a few words what a tool does to the world and
@@ -336,7 +349,11 @@ func (s *Server) describeTools(ctx context.Context, req *mcp.CallToolRequest) (*
 		seen[name] = true
 		t, ok := set.Lookup(name)
 		if !ok || !t.MCPExposable() {
-			out.Unknown = append(out.Unknown, unknownName{Name: name, DidYouMean: s.indexOf(set).Closest(name, 3)})
+			shown, cut := clipped(name, maxEchoed)
+			if cut {
+				shown += "…"
+			}
+			out.Unknown = append(out.Unknown, unknownName{Name: shown, DidYouMean: s.indexOf(set).Closest(name, 3)})
 			continue
 		}
 		d := descriptor(t, s.cfg.OutputSchema)

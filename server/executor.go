@@ -124,7 +124,7 @@ func executorArguments(raw json.RawMessage) (name string, args json.RawMessage, 
 		}
 		key, _ := tok.(string)
 		if seen[key] {
-			return "", nil, fmt.Errorf("%q is given twice", key)
+			return "", nil, fmt.Errorf("%s is given twice", echoed(key))
 		}
 		seen[key] = true
 		var v json.RawMessage
@@ -139,7 +139,7 @@ func executorArguments(raw json.RawMessage) (name string, args json.RawMessage, 
 		case "arguments":
 			args = v
 		default:
-			return "", nil, fmt.Errorf("unknown argument %q (only name and arguments)", key)
+			return "", nil, fmt.Errorf("unknown argument %s (only name and arguments)", echoed(key))
 		}
 	}
 	if name == "" {
