@@ -2,7 +2,9 @@ package schema
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Violation is one problem with a call's arguments: where (a JSON pointer
@@ -17,7 +19,29 @@ func (v Violation) String() string {
 	if v.Pointer == "" {
 		return "arguments: " + v.Message
 	}
-	return v.Pointer + ": " + v.Message
+	return showPointer(v.Pointer) + ": " + v.Message
+}
+
+// maxShownPointer bounds, in characters, a pointer as a message shows it,
+// and maxShownViolations the violations a message lists: a pointer holds
+// the caller's keys, and a call may give any number of them.
+const (
+	maxShownPointer    = 120
+	maxShownViolations = 20
+)
+
+// showPointer is a pointer as a message shows it: shortened, and quoted
+// and escaped when it holds a character that is not printable (a control
+// or format character in a key the caller gave), so none reaches the
+// reader raw.
+func showPointer(p string) string {
+	p = truncate(p, maxShownPointer)
+	for _, r := range p {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }
 
 // ValidationError lists every violation of one call, sorted by pointer.
@@ -31,7 +55,11 @@ func (e *ValidationError) Error() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "invalid arguments (%d problems):", len(e.Violations))
-	for _, v := range e.Violations {
+	for i, v := range e.Violations {
+		if i == maxShownViolations {
+			fmt.Fprintf(&b, "\nand %d more", len(e.Violations)-i)
+			break
+		}
 		b.WriteString("\n")
 		b.WriteString(v.String())
 	}

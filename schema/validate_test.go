@@ -41,6 +41,37 @@ func TestValidateReportsUnknownPropertyWithTheKnownOnes(t *testing.T) {
 		"/nope: unknown property; known properties are: body, cache, color, context, count, follow, force, label, limit, meta, mode, ratio, size, subject, verbose, wait")
 }
 
+// A message shows the caller's keys escaped when they hold a control or
+// format character, and shortened; it lists the first violations of a
+// call that gives many, and says how many more there are.
+func TestValidationMessagesShowTheCallersKeysSafelyAndBounded(t *testing.T) {
+	c := echo(t)
+	err := c.Validate(json.RawMessage(`{"context":"c","subject":"s","\u001b[31mred\u202e":1}`))
+	if err == nil || strings.ContainsAny(err.Error(), "\x1b\u202e") || !strings.Contains(err.Error(), `"/\x1b[31mred\u202e": unknown property`) {
+		t.Errorf("a key with control characters: %q", err)
+	}
+	long := strings.Repeat("k", 5000)
+	err = c.Validate(json.RawMessage(`{"context":"c","subject":"s","` + long + `":1}`))
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "/"+strings.Repeat("k", maxShownPointer-1)+"…: unknown property") {
+		t.Errorf("a 5,000-byte key: %d bytes: %.200q", len(err.Error()), err)
+	}
+	var many strings.Builder
+	many.WriteString(`{"context":"c","subject":"s"`)
+	for i := range 500 {
+		fmt.Fprintf(&many, `,"unknown%03d":1`, i)
+	}
+	many.WriteString("}")
+	err = c.Validate(json.RawMessage(many.String()))
+	var verr *ValidationError
+	if !errors.As(err, &verr) || len(verr.Violations) != 500 {
+		t.Fatalf("500 unknown keys: %v", err)
+	}
+	msg := err.Error()
+	if lines := strings.Count(msg, "\n"); lines != maxShownViolations+1 || !strings.HasPrefix(msg, "invalid arguments (500 problems):\n/unknown000: ") || !strings.HasSuffix(msg, "\nand 480 more") {
+		t.Errorf("500 unknown keys: %d lines, %d bytes:\n%.300s\n...%s", lines, len(msg), msg, msg[max(0, len(msg)-80):])
+	}
+}
+
 func TestValidateRejectsHiddenFlagsAsUnknownWithoutNamingThem(t *testing.T) {
 	_, err := echo(t).Render(json.RawMessage(`{"context":"c","subject":"s","debug-token":"x"}`))
 	if err == nil || !strings.Contains(err.Error(), "/debug-token: unknown property") {
