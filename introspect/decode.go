@@ -38,6 +38,11 @@ func decode(doc []byte) (*fisk.ApplicationModel, error) {
 	if app, ok := decodeSplit(doc); ok {
 		return app, nil
 	}
+	// The split refuses what nests too deeply, among all else; the rest
+	// is for encoding/json to accept or reject.
+	if d := depth(doc); d > MaxDepth {
+		return nil, fmt.Errorf("it nests %d levels deep, more than the %d read; a fisk application's model needs far fewer", d, MaxDepth)
+	}
 	return decodeWhole(doc)
 }
 

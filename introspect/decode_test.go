@@ -71,3 +71,47 @@ func TestDecodeSurvivesAPanickingFastDecoder(t *testing.T) {
 		t.Errorf("Decode with a panicking fast decoder = %v (%d calls), want the model encoding/json reads", err, calls)
 	}
 }
+
+// nested is a document whose one command's schema nests so that the whole
+// is depth levels deep: in an object of objects, or in arrays; with
+// whole, under a key the split does not take ("Commands"), so that
+// encoding/json decodes it whole.
+func nested(depth int, arrays, whole bool) []byte {
+	levels := depth - 4 // the document, commands, the command, its schema
+	inner := strings.Repeat(`{"a":`, levels) + "1" + strings.Repeat("}", levels)
+	if arrays {
+		inner = `{"a":` + strings.Repeat("[", levels-1) + strings.Repeat("]", levels-1) + "}"
+	}
+	key := "commands"
+	if whole {
+		key = "Commands"
+	}
+	return []byte(`{"name":"app","` + key + `":[{"name":"a","schema":{"s":` + inner + `}}]}`)
+}
+
+// A document nested deeper than MaxDepth is refused before anything
+// decodes it, however deep: the faster decoder would take seconds per
+// thousand levels and end the process with a stack overflow past a few
+// million. One exactly MaxDepth deep decodes as encoding/json decodes it.
+func TestDecodeRefusesADocumentNestedTooDeeply(t *testing.T) {
+	for _, arrays := range []bool{false, true} {
+		for _, whole := range []bool{false, true} {
+			if got := depth(nested(MaxDepth, arrays, whole)); got != MaxDepth {
+				t.Fatalf("the test document nests %d levels, want %d", got, MaxDepth)
+			}
+			doc := nested(MaxDepth, arrays, whole)
+			app, err := Decode(doc)
+			if err != nil {
+				t.Errorf("arrays %v, whole %v: %d levels: %v", arrays, whole, MaxDepth, err)
+			} else if want, err := decodeWhole(doc); err != nil || !reflect.DeepEqual(app, want) {
+				t.Errorf("arrays %v, whole %v: %d levels decode unlike encoding/json (%v)", arrays, whole, MaxDepth, err)
+			}
+			for _, d := range []int{MaxDepth + 1, 8_000_000} {
+				_, err := Decode(nested(d, arrays, whole))
+				if !errors.Is(err, ErrNotJSON) || !strings.Contains(err.Error(), "levels deep") {
+					t.Errorf("arrays %v, whole %v: %d levels: err = %v, want ErrNotJSON saying how deep", arrays, whole, d, err)
+				}
+			}
+		}
+	}
+}

@@ -53,7 +53,7 @@ func splitDocument(doc []byte) (rest []byte, elems [][]byte, ok bool) {
 				return nil, nil, false
 			}
 			arrEnd = i
-		} else if i = skipValue(doc, i); i < 0 {
+		} else if i = skipValue(doc, i, 1); i < 0 { // within the top-level object
 			return nil, nil, false
 		}
 		i = skipSpace(doc, i)
@@ -82,7 +82,7 @@ func splitArray(doc []byte, i int) (end int, elems [][]byte, ok bool) {
 		return i + 1, [][]byte{}, true
 	}
 	for i < len(doc) {
-		e := skipValue(doc, i)
+		e := skipValue(doc, i, 2) // within the object and its array
 		if e < 0 {
 			return 0, nil, false
 		}
@@ -101,8 +101,42 @@ func splitArray(doc []byte, i int) (end int, elems [][]byte, ok bool) {
 	return 0, nil, false
 }
 
-// skipValue returns the end of the value starting at doc[i], or -1.
-func skipValue(doc []byte, i int) int {
+// MaxDepth bounds how deeply an introspection document may nest: far
+// deeper than any fisk application's model (nats's deepest is 14 levels),
+// and far below what would hurt. Past a few thousand levels the document
+// costs minutes at every step of a load and, past a thousand, the MCP
+// SDK refuses the tools/list that would carry it; the faster decoder
+// recurses without a bound, so a few million levels would end the process
+// with a stack overflow, which no recover catches. A deeper document is
+// refused before anything decodes it.
+const MaxDepth = 100
+
+// depth returns how deeply doc nests: the most objects and arrays open at
+// once, as JSON delimits them (strings end at an unescaped quote). It
+// validates nothing.
+func depth(doc []byte) int {
+	deepest, open := 0, 0
+	for i := 0; i < len(doc); i++ {
+		switch doc[i] {
+		case '"':
+			if i = skipString(doc, i); i < 0 {
+				return deepest
+			}
+			i--
+		case '{', '[':
+			open++
+			deepest = max(deepest, open)
+		case '}', ']':
+			open--
+		}
+	}
+	return deepest
+}
+
+// skipValue returns the end of the value starting at doc[i], found within
+// open objects and arrays, or -1; -1 too when the document would then nest
+// deeper than MaxDepth, so that no part the split hands out does.
+func skipValue(doc []byte, i, open int) int {
 	if i >= len(doc) {
 		return -1
 	}
@@ -119,7 +153,9 @@ func skipValue(doc []byte, i int) int {
 				}
 				continue
 			case '{', '[':
-				depth++
+				if depth++; open+depth > MaxDepth {
+					return -1
+				}
 			case '}', ']':
 				if depth--; depth == 0 {
 					return i + 1
