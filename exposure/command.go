@@ -157,7 +157,7 @@ func (t *commandTool) ConfirmTrigger() string { return t.trigger }
 func (t *commandTool) Prepare(input json.RawMessage) (*Call, error) {
 	args, err := t.cmd.Render(input)
 	if err != nil {
-		return nil, err
+		return nil, hideSecretValues(err, t.cmd, input, t.secretFlags)
 	}
 	argv := make([]string, 0, 1+len(args))
 	argv = append(append(argv, t.binary), args...)

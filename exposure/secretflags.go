@@ -1,10 +1,13 @@
 package exposure
 
 import (
+	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/schema"
 )
 
 // Secret flags
@@ -25,7 +28,7 @@ import (
 //     encryption, client or master (--private-key, --api-key);
 //   - or the operator names it (Policy.SecretFlags, --secret-flag).
 //
-// Positional values are never hidden.
+// Positional values are never hidden from the command line.
 
 var (
 	secretFlagWords = []string{"password", "passwd", "passphrase", "pass", "token", "secret", "secrets", "creds",
@@ -72,4 +75,61 @@ func hideSecretFlags(argv []string, named []string) (display, secrets []string) 
 		secrets = append(secrets, value)
 	}
 	return display, secrets
+}
+
+// hideSecretValues returns err with the message of every violation about
+// the value of a secret flag replaced by one that repeats nothing of it: a
+// validation message quotes the value it rejects ("expected array, got
+// string ...") and the call's secrets are not yet known to any Redactor,
+// since the call was never prepared. The pointer is cut to the flag, since
+// below it are the caller's own keys. A violation about a flag the input
+// does not give, or that the tool does not have, quotes no value and is
+// kept. Other errors pass as they are.
+func hideSecretValues(err error, cmd *schema.Command, input json.RawMessage, named []string) error {
+	var verr *schema.ValidationError
+	if !errors.As(err, &verr) {
+		return err
+	}
+	var given map[string]json.RawMessage
+	var out *schema.ValidationError
+	for i, v := range verr.Violations {
+		tok, _, _ := strings.Cut(strings.TrimPrefix(v.Pointer, "/"), "/")
+		name := unescapeToken(tok)
+		if v.Pointer == "" || !IsSecretFlag(name, named) {
+			continue
+		}
+		if given == nil && json.Unmarshal(input, &given) != nil {
+			given = map[string]json.RawMessage{}
+		}
+		if _, ok := given[name]; !ok || !hasProperty(cmd, name) {
+			continue
+		}
+		if out == nil {
+			out = &schema.ValidationError{Violations: slices.Clone(verr.Violations)}
+		}
+		out.Violations[i] = schema.Violation{Pointer: "/" + tok, Message: secretValueMessage}
+	}
+	if out == nil {
+		return err
+	}
+	return out
+}
+
+// hasProperty reports whether cmd's input schema has the property name.
+func hasProperty(cmd *schema.Command, name string) (ok bool) {
+	cmd.ReadInputSchema(func(s map[string]any) {
+		props, _ := s["properties"].(map[string]any)
+		_, ok = props[name]
+	})
+	return ok
+}
+
+// secretValueMessage is what a violation under a secret flag says.
+const secretValueMessage = "the value is not valid for this flag, and is not repeated because the flag carries a secret; " +
+	"send a value of the type the tool's input schema gives for it"
+
+// unescapeToken is a JSON pointer's reference token as the key it names
+// (RFC 6901).
+func unescapeToken(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 }
