@@ -9,7 +9,24 @@ const (
 	// DefaultKillGrace is how long a process group has between SIGTERM and
 	// SIGKILL.
 	DefaultKillGrace = 2 * time.Second
+	// MaxArgv bounds, in bytes, what a command's path and arguments may
+	// take together, each counted with the NUL that ends it (see
+	// ArgvSize). Linux refuses any one string over 128 KiB, and macOS
+	// everything over 1 MiB with the environment; within this bound a
+	// command starts on both, and its command line stays one a person can
+	// be shown.
+	MaxArgv = 128 << 10
 )
+
+// ArgvSize is what path and args take of MaxArgv: their bytes, and one
+// for the NUL that ends each, as execve counts them.
+func ArgvSize(path string, args []string) int {
+	n := len(path) + 1
+	for _, a := range args {
+		n += len(a) + 1
+	}
+	return n
+}
 
 // Command describes one run. The zero value of every optional field is a
 // documented default.

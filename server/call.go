@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,6 +74,9 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 		return errorResult("nothing ran: %v\nFix the arguments and call %q again.", err, name), nil
 	}
 	rec.argv = p.line
+	if refusal := tooLong(name, p, rec); refusal != nil {
+		return refusal, nil
+	}
 
 	// The call is tracked from here, before the gate: once a shutdown has
 	// begun, nobody is asked to approve a call that would then be refused,
@@ -190,6 +194,23 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 		res = errorResult("the call to %q was not approved, so nothing ran; do not retry unless the user asks you to", rec.tool)
 	}
 	return res, false, nil
+}
+
+// tooLong refuses, before anyone is asked to approve it, a command whose
+// argv is over execrunner.MaxArgv: the system would refuse to start it,
+// and a person cannot review a command line of megabytes. nil means go on.
+func tooLong(name string, p *prepared, rec *callRecord) *mcp.CallToolResult {
+	cmd, ok := p.call.Command()
+	if !ok {
+		return nil
+	}
+	n := execrunner.ArgvSize(cmd.Path, cmd.Args)
+	if n <= execrunner.MaxArgv {
+		return nil
+	}
+	rec.result = ResultTooLong
+	return errorResult("nothing ran: the command line would be %d bytes, more than the %d a command can be given; "+
+		"pass less in one call (fewer list items, shorter values) and call %q again", n, execrunner.MaxArgv, name)
 }
 
 // sameTool is the one check after every wait, right before the run: the

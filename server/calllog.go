@@ -47,6 +47,9 @@ const (
 	ResultNotReadOnly ResultCode = "not_read_only"
 	// ResultInvalidArguments: the arguments failed validation.
 	ResultInvalidArguments ResultCode = "invalid_arguments"
+	// ResultTooLong: the command line is over execrunner.MaxArgv, so
+	// nothing ran and nobody was asked to approve it.
+	ResultTooLong ResultCode = "too_long"
 	// ResultDraining: the server is shutting down and takes no new calls.
 	ResultDraining ResultCode = "draining"
 	// ResultCancelled: the call was cancelled waiting for a slot or while
