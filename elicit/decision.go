@@ -47,6 +47,9 @@ const (
 	// CodeUnavailable: the record of used approvals (the ReplayStore)
 	// could not record the answer, so its single use cannot be guaranteed.
 	CodeUnavailable Code = "unavailable"
+	// CodeTooLong: the command line is over MaxShownCommandLine, more
+	// than a person can be asked to read; nobody was asked.
+	CodeTooLong Code = "too_long"
 	// CodeError: asking failed, the answer was not a yes/no, or the gate
 	// itself could not work.
 	CodeError Code = "error"
@@ -195,6 +198,12 @@ func toolChanged() Decision {
 func timedOut(wait time.Duration) Decision {
 	return Decision{Code: CodeTimeout, Detail: fmt.Sprintf("no answer within %s", wait),
 		Message: fmt.Sprintf("Not run: the user did not answer the approval request within %s; you may ask again by calling the tool again.", wait)}
+}
+
+func tooLong(n int) Decision {
+	return Decision{Code: CodeTooLong, Detail: fmt.Sprintf("command line of %d bytes", n),
+		Message: fmt.Sprintf("Not run: the command line is %d bytes once escaped for display, more than the %d a person can be asked to approve; "+
+			"pass less in one call (fewer list items, shorter values) and call the tool again.", n, MaxShownCommandLine)}
 }
 
 func failed(detail string) Decision {

@@ -179,6 +179,9 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 	if req == nil || req.Session == nil || req.Params == nil {
 		return failed("gate called without a request, session or params"), nil, nil
 	}
+	if n := len(escape(p.CommandLine)); n > MaxShownCommandLine {
+		return tooLong(n), nil, nil
+	}
 	tool := p.Tool
 	if tool == "" {
 		tool = req.Params.Name

@@ -37,6 +37,13 @@ type Prompt struct {
 	Client string
 }
 
+// MaxShownCommandLine bounds, in bytes, the command line a person is asked
+// to approve, as the question shows it (escaped). A longer one is refused
+// unasked: a question of megabytes is not one anyone reads, and showing
+// part of the command would ask the person to approve what they did not
+// see.
+const MaxShownCommandLine = 16 << 10
+
 // approveField is the one property of the requested form.
 const approveField = "approve"
 
