@@ -1,7 +1,14 @@
 // Package logging builds fisk-mcp's process logger: JSON or text lines at
 // a chosen level, coloured only on a terminal that wants colour. It never
 // writes anywhere but the writer it is given (stderr in practice): in
-// stdio mode stdout is the protocol stream. What is logged is the callers'.
+// stdio mode stdout is the protocol stream.
+//
+// What is logged is the callers', and much of it a client chose (a tool's
+// name, a client's name, a rejected value). The logger is the one place
+// that keeps such text from acting on the terminal or the viewer that
+// shows the log: no escape sequence, control or formatting character
+// (a bidirectional override, say) is written as itself, in either format
+// (see neutral.go). Redacting secrets and bounding sizes stay the callers'.
 package logging
 
 import (
@@ -20,14 +27,20 @@ func New(w io.Writer, level, format string) *slog.Logger {
 	if err := lvl.UnmarshalText([]byte(level)); err != nil {
 		lvl = slog.LevelInfo
 	}
+	return slog.New(handler(w, lvl, format, colourful(w)))
+}
+
+// handler is the handler New builds, colour decided by the caller.
+func handler(w io.Writer, lvl slog.Level, format string, colour bool) slog.Handler {
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lvl}))
+		return slog.NewJSONHandler(w, &slog.HandlerOptions{Level: lvl, ReplaceAttr: neutralJSON})
 	}
-	return slog.New(tint.NewTextHandler(w, &tint.Options{
-		Level:      lvl,
-		TimeFormat: "15:04:05.000",
-		NoColor:    !colourful(w),
-	}))
+	return tint.NewTextHandler(w, &tint.Options{
+		Level:       lvl,
+		TimeFormat:  "15:04:05.000",
+		NoColor:     !colour,
+		ReplaceAttr: neutralText,
+	})
 }
 
 // colourful reports whether w is a terminal that wants colour: a character
