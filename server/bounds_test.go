@@ -6,6 +6,8 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // An argument of a megabyte cannot be passed to a command; the call must
@@ -41,5 +43,23 @@ func TestACommandLineTooLongToRunIsRefusedBeforeTheGate(t *testing.T) {
 	res := call(t, cs, "echo", map[string]any{"context": "test", "subject": big[:execrunner.MaxArgv/2]})
 	if res.IsError {
 		t.Errorf("a command line within the bound failed: %.300s", text(res))
+	}
+}
+
+// A client names itself; a name of 100 KB, or one holding a secret, must
+// not reach every line of the log as it is.
+func TestAClientsNameIsBoundedAndRedactedInTheLog(t *testing.T) {
+	const token = "server-token-in-client-name"
+	s, logs := newServer(t, Config{Redactor: execrunner.NewRedactor(token)}, fixtureSet(t, exposure.Policy{}))
+	client := mcp.NewClient(&mcp.Implementation{Name: token + strings.Repeat("n", 100<<10), Version: "1"}, nil)
+	cs := testsupport.Connect(t, s.mcp, client, legacyVersion)
+	call(t, cs, "echo", map[string]any{"context": "test", "subject": "s"})
+	lines := logs.records("tool call")
+	if len(lines) != 1 {
+		t.Fatalf("%d call lines", len(lines))
+	}
+	got, _ := lines[0]["client"].(string)
+	if len(got) > MaxLogField+64 || strings.Contains(got, token) || !strings.HasPrefix(got, execrunner.Redacted) {
+		t.Errorf("logged client of %d bytes: %.100q", len(got), got)
 	}
 }

@@ -150,7 +150,7 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		slog.String("tool", field(rec.tool)),
 		slog.String("kind", string(rec.kind)),
 		slog.String("argv", field(rec.argv)),
-		slog.String("client", rec.client),
+		slog.String("client", field(rec.client)),
 		slog.String("session", rec.session),
 		slog.String("decision", rec.decision),
 		slog.String("result", string(rec.result)),
