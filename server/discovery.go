@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/fisk-mcp/fisk-mcp/catalog"
@@ -265,6 +266,23 @@ func echoed(s string) string {
 	return strconv.Quote(cut)
 }
 
+// echoedInJSON is s as a JSON answer repeats it: cut (see clipped), and,
+// when it holds a character that is not printable, escaped as echoed
+// escapes it but without the quotes; JSON escapes the C0 controls, but
+// would carry the others (a bidirectional override, a zero-width space)
+// to the model raw.
+func echoedInJSON(s string) string {
+	cut, clippedOff := clipped(s, maxEchoed)
+	if strings.ContainsFunc(cut, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		q := strconv.Quote(cut)
+		cut = q[1 : len(q)-1]
+	}
+	if clippedOff {
+		cut += "…"
+	}
+	return cut
+}
+
 // clipped is s cut at a character boundary to at most max bytes, and
 // whether anything was cut off.
 func clipped(s string, max int) (string, bool) {
@@ -349,11 +367,7 @@ func (s *Server) describeTools(ctx context.Context, req *mcp.CallToolRequest) (*
 		seen[name] = true
 		t, ok := set.Lookup(name)
 		if !ok || !t.MCPExposable() {
-			shown, cut := clipped(name, maxEchoed)
-			if cut {
-				shown += "…"
-			}
-			out.Unknown = append(out.Unknown, unknownName{Name: shown, DidYouMean: s.indexOf(set).Closest(name, 3)})
+			out.Unknown = append(out.Unknown, unknownName{Name: echoedInJSON(name), DidYouMean: s.indexOf(set).Closest(name, 3)})
 			continue
 		}
 		d := descriptor(t, s.cfg.OutputSchema)

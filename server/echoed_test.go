@@ -1,0 +1,30 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+)
+
+// describe_tools repeats an unknown name inside its JSON answer. JSON
+// escapes the C0 controls itself, but a bidirectional override or a
+// zero-width space would reach the model as written.
+func TestDescribeToolsRepeatsAnUnknownNameEscapedAndCut(t *testing.T) {
+	s, _ := newServer(t, Config{Defer: DeferAlways}, fixtureSet(t, exposure.Policy{}))
+	cs := connect(t, s, legacyVersion, nil)
+	names := []any{"echo\u202e\u200bx\x1b[31m", strings.Repeat("n", 10_000)}
+	res := call(t, cs, describeToolsName, map[string]any{"names": names})
+	got := text(res)
+	for _, c := range []string{"\u202e", "\u200b", "\x1b"} {
+		if strings.Contains(got, c) {
+			t.Errorf("the answer holds %q raw: %q", c, got)
+		}
+	}
+	if !strings.Contains(got, `echo\\u202e\\u200bx\\x1b[31m`) {
+		t.Errorf("the answer does not show the name escaped: %q", got)
+	}
+	if len(got) > 2*maxEchoed+500 {
+		t.Errorf("the answer repeats %d bytes of two names", len(got))
+	}
+}
