@@ -213,3 +213,22 @@ func TestCustomToolSchemaIsACopyTheCallerCannotChange(t *testing.T) {
 		t.Errorf("schema was changed through a copy: %v", again)
 	}
 }
+
+// The schema library's messages quote the value or the keys they reject:
+// a call's error must not repeat a megabyte value or a hundred long keys.
+func TestCustomToolValidationMessagesAreBounded(t *testing.T) {
+	tool := newCustom(t, exposure.CustomSpec{Fn: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{}`), nil
+	}})
+	long := strings.Repeat("v", 1<<20)
+	keys := make([]string, 100)
+	for i := range keys {
+		keys[i] = `"` + strings.Repeat("k", 1000) + string(rune('0'+i%10)) + strings.Repeat("x", i) + `":1`
+	}
+	for _, in := range []string{`{"q":1,"` + long + `":1}`, `{"q":"a",` + strings.Join(keys, ",") + `}`} {
+		_, err := tool.Prepare(json.RawMessage(in))
+		if err == nil || len(err.Error()) > 2000 {
+			t.Errorf("error of %d bytes: %.200s", len(err.Error()), err)
+		}
+	}
+}
