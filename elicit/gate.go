@@ -192,8 +192,10 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 	}
 	argsHash, err := hashArguments(args)
 	if err != nil {
-		return Decision{Code: CodeError, Detail: err.Error(),
-			Message: fmt.Sprintf("Not run: the arguments cannot be bound to an approval (%v); send them as one JSON object without duplicate keys.", err)}, nil, nil
+		// The error quotes a duplicate key, which the caller chose.
+		why := shorten(err.Error(), maxCauseShown)
+		return Decision{Code: CodeError, Detail: why,
+			Message: fmt.Sprintf("Not run: the arguments cannot be bound to an approval (%s); send them as one JSON object without duplicate keys.", why)}, nil, nil
 	}
 	msg := message(g.server, tool, p)
 	q := question{

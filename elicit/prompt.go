@@ -44,6 +44,10 @@ type Prompt struct {
 // see.
 const MaxShownCommandLine = 16 << 10
 
+// maxCauseShown bounds, in runes, the cause a refusal repeats from an
+// error about the caller's own arguments.
+const maxCauseShown = 200
+
 // approveField is the one property of the requested form.
 const approveField = "approve"
 

@@ -1,8 +1,11 @@
 package elicit
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A command line a person cannot read whole is refused unasked, in both
@@ -32,5 +35,22 @@ func TestACommandLineTooLongToShowIsRefusedUnasked(t *testing.T) {
 				t.Errorf("asked %d times about a command line within the bound, want 1", len(asked))
 			}
 		})
+	}
+}
+
+// Arguments with a duplicate key cannot be bound; the refusal names the
+// key, cut, however long the caller made it.
+func TestARefusalOfUnboundableArgumentsRepeatsAShortCause(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	a := answering("accept", map[string]any{"approve": true})
+	cs := f.connect(legacyVersion, a.options())
+	key := strings.Repeat("k", 100_000)
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "rm", Arguments: json.RawMessage(`{"` + key + `":1,"` + key + `":2}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.wantRefused(res, CodeError, "duplicate object key")
+	if len(text(res)) > 1000 || len(f.last().Detail) > 1000 {
+		t.Errorf("refusal of %d bytes, detail of %d", len(text(res)), len(f.last().Detail))
 	}
 }
