@@ -33,9 +33,13 @@ func (c *Command) validate(raw json.RawMessage) (map[string]any, error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var unknown string // the message, built once: a call may give many unknown keys
 	for _, name := range names {
 		if _, ok := c.byName[name]; !ok {
-			v.add(pointer("", name), "unknown property; known properties are: "+c.known())
+			if unknown == "" {
+				unknown = "unknown property; known properties are: " + c.known()
+			}
+			v.add(pointer("", name), unknown)
 		}
 	}
 	for _, p := range c.required {
@@ -72,13 +76,20 @@ func (c *Command) validate(raw json.RawMessage) (map[string]any, error) {
 
 // violations collects findings; a finding at or under a place already
 // reported is dropped, so each mistake is described once, precisely.
+// Looking a place up costs its depth, not the findings so far: a call can
+// hold a hundred thousand wrong keys or items, and a scan per finding made
+// validating it take a minute.
 type violations struct {
 	list []Violation
+	at   map[string]bool // the pointers of list
 }
 
 func (v *violations) covered(ptr string) bool {
-	for _, have := range v.list {
-		if have.Pointer == ptr || (have.Pointer != "" && strings.HasPrefix(ptr, have.Pointer+"/")) {
+	if v.at[ptr] {
+		return true
+	}
+	for i := 1; i < len(ptr); i++ {
+		if ptr[i] == '/' && v.at[ptr[:i]] {
 			return true
 		}
 	}
@@ -86,9 +97,14 @@ func (v *violations) covered(ptr string) bool {
 }
 
 func (v *violations) add(ptr, msg string) {
-	if !v.covered(ptr) {
-		v.list = append(v.list, Violation{Pointer: ptr, Message: msg})
+	if v.covered(ptr) {
+		return
 	}
+	if v.at == nil {
+		v.at = map[string]bool{}
+	}
+	v.at[ptr] = true
+	v.list = append(v.list, Violation{Pointer: ptr, Message: msg})
 }
 
 // check applies the rules the schema cannot express, or that fisk's parser
