@@ -31,7 +31,10 @@ type Redactor struct {
 //
 // A secret holding a quote, a backslash or a control character is also
 // matched as JSON and Go quoting write it: error texts quote the value
-// they reject, and the quoted form no longer contains the secret.
+// they reject, and the quoted form no longer contains the secret. For the
+// same reason the start of a secret (MinSecretLen bytes or more) is
+// replaced where an ellipsis follows it: a message cuts a long value it
+// quotes.
 func NewRedactor(secrets ...string) *Redactor {
 	kept := make([]string, 0, len(secrets))
 	for _, s := range secrets {
@@ -122,6 +125,7 @@ func (r *Redactor) spans(s string) []span {
 			from = start + 1
 		}
 	}
+	found = append(found, r.cutSpans(s)...)
 	if len(found) < 2 {
 		return found
 	}
@@ -136,6 +140,43 @@ func (r *Redactor) spans(s string) []span {
 		}
 	}
 	return merged
+}
+
+// ellipsis marks where a message cut what it quotes.
+const ellipsis = "…"
+
+// cutSpans returns the ranges of s that hold the start of a secret, at
+// least MinSecretLen bytes of it, right before an ellipsis: a message cuts
+// a long value it quotes (a validation error shows 60 characters of a
+// rejected value, then "…"), and the cut form no longer contains the whole
+// secret, though it reveals most of it.
+func (r *Redactor) cutSpans(s string) []span {
+	var found []span
+	for from := 0; ; {
+		i := strings.Index(s[from:], ellipsis)
+		if i < 0 {
+			return found
+		}
+		end := from + i
+		for _, secret := range r.secrets {
+			if k := cutPrefix(s[:end], secret); k > 0 {
+				found = append(found, span{end - k, end})
+			}
+		}
+		from = end + len(ellipsis)
+	}
+}
+
+// cutPrefix is the length of the longest start of secret, at least
+// MinSecretLen bytes and shorter than all of it, that text ends with; 0
+// when there is none.
+func cutPrefix(text, secret string) int {
+	for k := min(len(secret)-1, len(text)); k >= MinSecretLen; k-- {
+		if text[len(text)-1] == secret[k-1] && strings.HasSuffix(text, secret[:k]) {
+			return k
+		}
+	}
+	return 0
 }
 
 // replaceSpans returns s with each span replaced by Redacted. The spans must

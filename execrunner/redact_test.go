@@ -69,3 +69,24 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// A message cuts a long value it quotes and marks the cut with an
+// ellipsis; the start of a secret before one is hidden, but not a start
+// too short to be one, nor a start that no ellipsis follows.
+func TestRedactorHidesTheStartOfASecretThatAMessageCut(t *testing.T) {
+	const secret = "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789"
+	r := NewRedactor(secret)
+	for in, want := range map[string]string{
+		`got "` + secret[:60] + `…"`:           `got "[redacted]…"`,
+		`got "` + secret[:40] + `…" and more`:  `got "[redacted]…" and more`,
+		"x" + secret[:8] + "…":                 "x[redacted]…",
+		"x" + secret[:7] + "…":                 "x" + secret[:7] + "…",
+		"x" + secret[:20] + " and then …":      "x" + secret[:20] + " and then …",
+		secret[:30] + "… " + secret[:30] + "…": "[redacted]… [redacted]…",
+		"whole " + secret + "…":                "whole [redacted]…",
+	} {
+		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
@@ -26,5 +27,20 @@ func TestDescribeToolsRepeatsAnUnknownNameEscapedAndCut(t *testing.T) {
 	}
 	if len(got) > 2*maxEchoed+500 {
 		t.Errorf("the answer repeats %d bytes of two names", len(got))
+	}
+}
+
+// A validation message shows 60 characters of a rejected value; when the
+// value is a long secret of the server's, those 60 characters are most of
+// it, and must be hidden in the result and the log as the whole is.
+func TestARejectedValueCutShortDoesNotRevealASecret(t *testing.T) {
+	const token = "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+	s, logs := newServer(t, Config{Redactor: execrunner.NewRedactor(token)}, fixtureSet(t, exposure.Policy{}))
+	res := call(t, connect(t, s, legacyVersion, nil), "echo", map[string]any{"context": "test", "subject": "s", "count": token})
+	if !res.IsError || !strings.Contains(text(res), `/count: expected integer, got string "[redacted]…"`) {
+		t.Errorf("result %q, want the cut value redacted", text(res))
+	}
+	if strings.Contains(logs.String(), token[:execrunner.MinSecretLen]) {
+		t.Errorf("the log shows the secret's start:\n%s", logs)
 	}
 }
