@@ -146,7 +146,8 @@ func (r *Redactor) spans(s string) []span {
 const ellipsis = "…"
 
 // cutSpans returns the ranges of s that hold the start of a secret, at
-// least MinSecretLen bytes of it, right before an ellipsis: a message cuts
+// least MinSecretLen bytes of it, right before an ellipsis (or before a
+// quote and an ellipsis): a message cuts
 // a long value it quotes (a validation error shows 60 characters of a
 // rejected value, then "…"), and the cut form no longer contains the whole
 // secret, though it reveals most of it.
@@ -158,12 +159,15 @@ func (r *Redactor) cutSpans(s string) []span {
 			return found
 		}
 		end := from + i
+		if end > 0 && (s[end-1] == '"' || s[end-1] == '\'') {
+			end-- // the cut is quoted, and the ellipsis follows the quote
+		}
 		for _, secret := range r.secrets {
 			if k := cutPrefix(s[:end], secret); k > 0 {
 				found = append(found, span{end - k, end})
 			}
 		}
-		from = end + len(ellipsis)
+		from = from + i + len(ellipsis)
 	}
 }
 

@@ -84,6 +84,7 @@ func TestRedactorHidesTheStartOfASecretThatAMessageCut(t *testing.T) {
 		"x" + secret[:20] + " and then …":      "x" + secret[:20] + " and then …",
 		secret[:30] + "… " + secret[:30] + "…": "[redacted]… [redacted]…",
 		"whole " + secret + "…":                "whole [redacted]…",
+		`quoted "` + secret[:50] + `"…`:        `quoted "[redacted]"…`,
 	} {
 		if got := r.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
