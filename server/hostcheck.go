@@ -69,17 +69,19 @@ func (c *hostCheck) refusal(local net.Addr, host string) string {
 		if isLoopbackHost(name) {
 			return ""
 		}
-		return fmt.Sprintf("Forbidden: invalid Host header %q: this server listens on loopback and answers only requests naming a loopback host; if a proxy forwards requests by this name, start fisk-mcp with --allow-host %s", host, hostHint(name))
+		return fmt.Sprintf("Forbidden: invalid Host header %s: this server listens on loopback and answers only requests naming a loopback host; if a proxy forwards requests by this name, start fisk-mcp with --allow-host %s", echoed(host), hostHint(name))
 	}
 	if !c.remote || isIPLiteral(name) || (c.bound != "" && name == c.bound) {
 		return ""
 	}
-	return fmt.Sprintf("Forbidden: invalid Host header %q: this server answers only requests naming an IP address or its own host name, so that a web page cannot reach it through DNS rebinding; if clients reach it by this name, start fisk-mcp with --allow-host %s", host, hostHint(name))
+	return fmt.Sprintf("Forbidden: invalid Host header %s: this server answers only requests naming an IP address or its own host name, so that a web page cannot reach it through DNS rebinding; if clients reach it by this name, start fisk-mcp with --allow-host %s", echoed(host), hostHint(name))
 }
 
-// hostHint is name for an error message, or a placeholder when it is empty.
+// hostHint is name for an error message, or a placeholder when it is
+// empty or not a plain host name (the Host header is the client's to
+// choose, and the hint is repeated unquoted).
 func hostHint(name string) string {
-	if name == "" {
+	if name == "" || len(name) > maxEchoed || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
 		return "HOST"
 	}
 	return name

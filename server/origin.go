@@ -32,7 +32,9 @@ func (c *originCheck) handler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !c.allowed[origin] {
 			if u, err := url.Parse(origin); err != nil || u.Host != r.Host {
-				http.Error(w, "Forbidden: cross-origin request from "+origin, http.StatusForbidden)
+				// The Origin is the client's to choose: quoted and cut, as
+				// every answer repeats what a caller gave.
+				http.Error(w, "Forbidden: cross-origin request from "+echoed(origin)+"; if this origin is trusted, start fisk-mcp with --allow-origin for it", http.StatusForbidden)
 				return
 			}
 		}
