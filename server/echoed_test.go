@@ -72,3 +72,17 @@ func TestHTTPRefusalsRepeatTheClientsHeadersEscapedAndCut(t *testing.T) {
 		}
 	}
 }
+
+// The SDK's reason for refusing a line quotes what it could not read; the
+// answer repeats at most a few hundred bytes of it.
+func TestARefusedStdioLineIsAnsweredWithAShortReason(t *testing.T) {
+	s, _ := newServer(t, Config{}, customSet(t, echoTool(t)))
+	peer, _, _ := rawStdio(t, s)
+	peer.Send(`{"jsonrpc":"` + strings.Repeat("v", 100_000) + `","id":1,"method":"ping"}`)
+	msg := peer.Next("the answer to a long version tag")
+	refusal(t, "a long version tag", msg, -32600)
+	e, _ := msg["error"].(map[string]any)
+	if m, _ := e["message"].(string); len(m) > 1000 || !strings.Contains(m, "invalid message version tag") {
+		t.Errorf("error message of %d bytes: %.200q", len(m), m)
+	}
+}

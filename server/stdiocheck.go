@@ -149,6 +149,11 @@ func (c *lineChecker) refused(code int64, reason string, line []byte, size int) 
 	// find the record.
 	c.log.Warn("refused a malformed message from the client", "code", code, "reason", logExcerpt([]byte(reason)), "bytes", size, "line", logExcerpt(line))
 	if c.refuse != nil {
+		// The SDK's reason quotes what it could not take (a version tag,
+		// say), as long as the client made it.
+		if cut, ok := clipped(reason, 2*maxEchoed); ok {
+			reason = cut + "…"
+		}
 		c.refuse(code, fmt.Sprintf("%s: %s; send each JSON-RPC 2.0 message as one JSON object on its own line", name, reason))
 	}
 }
