@@ -23,7 +23,11 @@ import (
 //     U+0080 to U+009F are removed;
 //   - the bidirectional marks, embeddings, overrides and isolates (U+200E,
 //     U+200F, U+202A to U+202E, U+2066 to U+2069) become U+FFFD, visibly
-//     something that is not shown; U+061C, two bytes long, is removed.
+//     something that is not shown; U+061C, two bytes long, is removed;
+//   - the line and paragraph separators (U+2028, U+2029) become newlines,
+//     which is how some interfaces show them anyway;
+//   - the invisible formatting characters (zero-width space, tag
+//     characters and the like; see isInvisible) are removed.
 //
 // The result is never longer than s, so the capture's bound holds, and it
 // is valid UTF-8: invalid bytes are removed, and nothing else is cut inside
@@ -54,7 +58,9 @@ func SanitizeOutput(s string) string {
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			switch {
-			case r == utf8.RuneError && size == 1, 0x80 <= r && r <= 0x9f, r == 0x061c:
+			case r == utf8.RuneError && size == 1, 0x80 <= r && r <= 0x9f, r == 0x061c, isInvisible(r):
+			case r == 0x2028 || r == 0x2029:
+				b.WriteByte('\n')
 			case isBidi(r):
 				b.WriteRune(utf8.RuneError)
 			default:
@@ -81,7 +87,7 @@ func isClean(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || 0x80 <= r && r <= 0x9f || r == 0x061c || isBidi(r) {
+		if r == utf8.RuneError && size == 1 || 0x80 <= r && r <= 0x9f || r == 0x061c || isBidi(r) || isInvisible(r) || r == 0x2028 || r == 0x2029 {
 			return false
 		}
 		i += size
@@ -93,6 +99,20 @@ func isClean(s string) bool {
 // displayed text (U+061C aside, handled by its size).
 func isBidi(r rune) bool {
 	return r == 0x200e || r == 0x200f || 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069
+}
+
+// isInvisible reports the formatting characters that show nothing and
+// mean nothing in a command's output, but can hide text from the person
+// while the model reads it: the zero-width space and no-break space
+// (U+200B, U+FEFF), the word joiner and invisible operators (U+2060 to
+// U+2064), the deprecated format controls (U+206A to U+206F), the
+// Mongolian vowel separator (U+180E), the interlinear annotation marks
+// (U+FFF9 to U+FFFB) and the tag characters (U+E0000 to U+E007F), which
+// spell ASCII no one sees. The zero-width joiner and non-joiner stay:
+// scripts and emoji need them.
+func isInvisible(r rune) bool {
+	return r == 0x200b || r == 0xfeff || r == 0x180e || 0x2060 <= r && r <= 0x2064 || 0x206a <= r && r <= 0x206f ||
+		0xfff9 <= r && r <= 0xfffb || 0xe0000 <= r && r <= 0xe007f
 }
 
 // skipEscape returns the index after the escape sequence that starts with

@@ -12,7 +12,7 @@ import (
 // of, which also serve as escape sequences' final bytes.
 var sanitizeTokens = []string{
 	"\x1b", "[", "]", "P", "\\", "\x07", "\x18", "\r", "\n", "\t", "\x00", "\x7f",
-	"1", ";", "m", "q", "é", "€", "\u202e", "\u2066", "\u061c", "\u009b", "\xff",
+	"1", ";", "m", "q", "é", "€", "\u202e", "\u2066", "\u061c", "\u009b", "\xff", "\u2028", "\u200b", "\U000e0041",
 }
 
 // sanitizeSecrets use the letters escape sequences end with, so that a
@@ -25,7 +25,8 @@ var sanitizeSecrets = []string{"mqmqmqmq-1", "qqqq;1;1m"}
 // limit:
 //
 //   - it is valid UTF-8 and holds no ESC, no C0 control but newline and
-//     tab, no DEL, no C1 control and no bidirectional formatting character;
+//     tab, no DEL, no C1 control, no bidirectional or invisible formatting
+//     character and no line or paragraph separator;
 //   - it is no longer than the redacted rendering it was made from, plus
 //     what redacting a reassembled secret adds;
 //   - no secret appears in it, not even one whose pieces only an escape
@@ -48,7 +49,7 @@ func FuzzSanitizedCapture(f *testing.F) {
 			t.Fatalf("output %q is not valid UTF-8", got)
 		}
 		for _, c := range got {
-			if c == 0x1b || c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || 0x80 <= c && c <= 0x9f || isBidi(c) || c == 0x061c {
+			if c == 0x1b || c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || 0x80 <= c && c <= 0x9f || isBidi(c) || c == 0x061c || isInvisible(c) || c == 0x2028 || c == 0x2029 {
 				t.Fatalf("output %q holds %U", got, c)
 			}
 		}

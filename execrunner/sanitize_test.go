@@ -24,6 +24,9 @@ func TestSanitizeOutputRemovesWhatATerminalWouldInterpret(t *testing.T) {
 		{"bidirectional overrides", "abc\u202edcb\u202c \u2066x\u2069 \u200f", "abc\ufffddcb\ufffd \ufffdx\ufffd \ufffd"},
 		{"arabic letter mark", "a\u061cb", "ab"},
 		{"invalid bytes", "a\xffb", "ab"},
+		{"line and paragraph separators", "a\u2028b\u2029c", "a\nb\nc"},
+		{"invisible characters", "r\u200bm\ufeff -\u2060rf\U000e0069\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065 x", "rm -rf x"},
+		{"joiners that scripts and emoji need", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \U0001F468\u200d\U0001F469", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \U0001F468\u200d\U0001F469"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
