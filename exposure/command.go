@@ -9,6 +9,7 @@ import (
 
 	"github.com/choria-io/fisk"
 
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
@@ -73,6 +74,10 @@ var (
 // under them (a blank line before it would be two more bytes in every
 // description of every tools/list, saying nothing).
 func describeCommand(path []string, help, helpLong string, tags []string) (description, model string) {
+	// The help is the application's text, and the model reads it as it
+	// reads a command's output: no escape sequence or invisible character
+	// passes (see execrunner.SanitizeOutput).
+	help, helpLong = execrunner.SanitizeOutput(help), execrunner.SanitizeOutput(helpLong)
 	description = schema.DescriptionFor(path, help)
 	model = description
 	if l := strings.TrimSpace(helpLong); l != "" {
