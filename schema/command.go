@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/choria-io/fisk"
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -128,6 +129,13 @@ func (b *builder) addCompiled(p *param, prop map[string]any, compile func(map[st
 	}
 	p.validator = validator
 	b.c.byName[p.name] = p
+	// The help is the application's text, and the model reads it as it
+	// reads a command's output (see execrunner.SanitizeOutput).
+	for _, k := range []string{"description", "title"} {
+		if d, ok := prop[k].(string); ok {
+			prop[k] = execrunner.SanitizeOutput(d)
+		}
+	}
 	b.props[p.name] = prop
 	if p.required {
 		b.required = append(b.required, p.name)
