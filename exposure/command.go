@@ -138,7 +138,7 @@ func groupHelp(m *fisk.ApplicationModel, path []string) []string {
 			return nil
 		}
 		line, _, _ := strings.Cut(strings.TrimSpace(cmds[i].Help), "\n")
-		out = append(out, strings.TrimSpace(line))
+		out = append(out, execrunner.SanitizeOutput(strings.TrimSpace(line)))
 		cmds = cmds[i].Commands
 	}
 	return out
