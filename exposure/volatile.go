@@ -9,8 +9,9 @@ import (
 	"github.com/choria-io/fisk"
 )
 
-// stabilise rewrites, in place, the text of an introspected model that
-// depends on when the binary ran rather than on what it is, so that the
+// stabilise rewrites, in place, the free text of an introspected model:
+// it cleans it for the reader (see cleanText), and rewrites what depends
+// on when the binary ran rather than on what it is, so that the
 // same binary describes the same tools on every replica and on every
 // reload. Without it two replicas started a second apart advertise
 // different tools/list results (clients behind a load balancer see the
@@ -35,11 +36,11 @@ import (
 // the program uses, and rewriting them would change a call, not a text.
 func stabilise(m *fisk.ApplicationModel, now time.Time) {
 	n := normaliser{now: now}
-	m.Help = n.text(m.Help)
-	m.Cheat = n.text(m.Cheat)
-	m.LLMExtraInfo = n.text(m.LLMExtraInfo)
+	m.Help = n.long(m.Help)
+	m.Cheat = n.long(m.Cheat)
+	m.LLMExtraInfo = n.long(m.LLMExtraInfo)
 	for k, v := range m.Cheats {
-		m.Cheats[k] = n.text(v)
+		m.Cheats[k] = n.long(v)
 	}
 	n.flags(m.FlagGroupModel)
 	n.args(m.ArgGroupModel)
@@ -63,9 +64,9 @@ func (n normaliser) commands(cmds []*fisk.CmdModel) {
 		if c == nil {
 			continue
 		}
-		c.Help = n.text(c.Help)
-		c.HelpLong = n.text(c.HelpLong)
-		c.Cheat = n.text(c.Cheat)
+		c.Help = n.long(c.Help)
+		c.HelpLong = n.long(c.HelpLong)
+		c.Cheat = n.long(c.Cheat)
 		n.flags(c.FlagGroupModel)
 		n.args(c.ArgGroupModel)
 		n.schema(c.Schema)
@@ -82,7 +83,7 @@ func (n normaliser) flags(g *fisk.FlagGroupModel) {
 	}
 	for _, f := range g.Flags {
 		if f != nil {
-			f.Help = n.text(f.Help)
+			f.Help = n.short(f.Help)
 		}
 	}
 }
@@ -93,7 +94,7 @@ func (n normaliser) args(g *fisk.ArgGroupModel) {
 	}
 	for _, a := range g.Args {
 		if a != nil {
-			a.Help = n.text(a.Help)
+			a.Help = n.short(a.Help)
 		}
 	}
 }
@@ -105,7 +106,7 @@ func (n normaliser) schema(v any) {
 	case map[string]any:
 		for k, e := range v {
 			if s, ok := e.(string); ok && k == "description" {
-				v[k] = n.text(s)
+				v[k] = n.short(s)
 				continue
 			}
 			n.schema(e)
@@ -125,6 +126,11 @@ var timestamp = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})([T ])(\d{2}):(\d{2
 // volatileWindow is how far from now a timestamp's date may lie and still
 // be taken for the time the binary ran (or an example derived from it).
 const volatileWindow = 48 * time.Hour
+
+// long is text, cleaned as a long help or cheat sheet (see cleanText);
+// short, as a line of help.
+func (n normaliser) long(s string) string  { return cleanText(n.text(s), maxLongText) }
+func (n normaliser) short(s string) string { return cleanText(n.text(s), maxShortText) }
 
 func (n normaliser) text(s string) string {
 	if !strings.ContainsRune(s, ':') || !hasDate(s) || !timestamp.MatchString(s) {
