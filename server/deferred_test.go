@@ -275,3 +275,24 @@ func TestAnswersRepeatWhatTheCallerGaveOnlyInPart(t *testing.T) {
 		}
 	}
 }
+
+// A search result shows a tool's description's first line cut: a tool may
+// say a paragraph on it, and a result lists up to 50 tools.
+func TestSearchResultsShowAShortLineOfEachTool(t *testing.T) {
+	wordy, err := exposure.NewCustomTool(exposure.CustomSpec{
+		Name:        "wordy_report",
+		Description: "Reports " + strings.Repeat("everything about the report ", 500) + "\nand more",
+		InputSchema: map[string]any{"type": "object", "additionalProperties": false},
+		Fn:          func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newServer(t, Config{Defer: DeferAlways}, customSet(t, wordy))
+	res := call(t, connect(t, s, modernVersion, nil), "search_tools", map[string]any{"query": "report"})
+	_, line, _ := strings.Cut(text(res), "\n- wordy_report: ")
+	line, _, _ = strings.Cut(line, "\n")
+	if res.IsError || line == "" || len(line) > maxResultLine+100 || !strings.Contains(line, "…") {
+		t.Errorf("the result shows %d bytes of the tool's line: %.120q", len(line), text(res))
+	}
+}

@@ -315,8 +315,16 @@ func behaviourWords(t exposure.Tool) string {
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if cut, more := clipped(line, maxResultLine); more {
+		return cut + "…"
+	}
 	return line
 }
+
+// maxResultLine bounds the line of a tool's description that a search
+// result shows: an application may put a paragraph on its first line, and
+// a result lists up to 50 tools.
+const maxResultLine = 300
 
 // definition is a tool as describe_tools returns it: the descriptor a full
 // tools/list would give, plus how to run it.
