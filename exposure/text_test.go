@@ -11,16 +11,16 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
+// An application's text is cleaned as a command's output is, and cut.
 func TestCleanTextDropsWhatATerminalWouldActOnAndBoundsTheRest(t *testing.T) {
 	for in, want := range map[string]string{
-		"Lists streams\n\tindented":                "Lists streams\n\tindented",
-		"Résumé … ok":                              "Résumé … ok",
-		"Lists \x1b[31;1mred\x1b[0m streams":       "Lists red streams",
-		"title \x1b]0;pwned\x07 here":              "title  here",
-		"link \x1b]8;;http://x\x1b\\text":          "link text",
-		"bell\a, nul\x00, cr\r, del\x7f, c1\u0085": "bell, nul, cr, del, c1",
-		"safe \u202eevil\u202c and \u200bzw":       "safe evil and zw",
-		"bad \xff\xfe utf8":                        "bad \uFFFD utf8",
+		"Lists streams\n\tindented":          "Lists streams\n\tindented",
+		"Résumé … ok":                        "Résumé … ok",
+		"Lists \x1b[31;1mred\x1b[0m streams": "Lists red streams",
+		"title \x1b]0;pwned\x07 here":        "title  here",
+		"bell\a, nul\x00, del\x7f, c1\u0085": "bell, nul, del, c1",
+		"safe \u202eevil and \u200bzw":       "safe \ufffdevil and zw",
+		"bad \xff\xfe utf8":                  "bad  utf8",
 	} {
 		if got := exposure.CleanText(in, 100); got != want {
 			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
@@ -63,7 +63,7 @@ func TestLoadedToolsDescribeThemselvesInCleanBoundedText(t *testing.T) {
 	}
 	tool := mustLookup(t, set, "leaf")
 	desc := tool.Description()
-	if strings.ContainsAny(desc, "\x1b\u202e") || !strings.HasPrefix(desc, "Lists things evil word") || len(desc) > exposure.MaxLongText {
+	if strings.ContainsAny(desc, "\x1b\u202e") || !strings.HasPrefix(desc, "Lists things \ufffdevil word") || len(desc) > exposure.MaxLongText {
 		t.Errorf("description (%d bytes): %.80q", len(desc), desc)
 	}
 	if model := tool.(interface{ ModelDescription() string }).ModelDescription(); strings.ContainsRune(model, '\x1b') || len(model) > 3*exposure.MaxLongText {
@@ -76,7 +76,7 @@ func TestLoadedToolsDescribeThemselvesInCleanBoundedText(t *testing.T) {
 	if err := json.Unmarshal(listed, &back); err != nil {
 		t.Fatal(err)
 	}
-	if d := back.Properties["flag"].Description; strings.ContainsAny(d, "\x1b\u202e") || !strings.HasPrefix(d, "a bold flag word") || len(d) > exposure.MaxShortText {
+	if d := back.Properties["flag"].Description; strings.ContainsAny(d, "\x1b\u202e") || !strings.HasPrefix(d, "a bold flag\ufffd word") || len(d) > exposure.MaxShortText {
 		t.Errorf("the flag's description (%d bytes): %.80q", len(d), d)
 	}
 	if _, err := tool.(interface {
