@@ -71,23 +71,49 @@ func stderrNote(f *os.File, u string) string {
 		return ""
 	}
 	b, _ := io.ReadAll(io.LimitReader(f, maxOpenerStderr))
-	s := strings.TrimSpace(string(b))
+	s := redact(string(b), u)
+	if len(b) == maxOpenerStderr {
+		// The cut may fall inside the URL, where redact cannot see it.
+		s = trimPartial(s, u)
+	}
+	s = strings.TrimSpace(s)
 	if s == "" {
 		return ""
 	}
-	return " (stderr: " + strconv.Quote(redact(s, u)) + ")"
+	return " (stderr: " + strconv.Quote(s) + ")"
 }
 
 // redact removes the page's URL, and its ticket on its own, from text an
 // opener produced: the ticket must never reach a log line or an error.
 func redact(s, u string) string {
 	s = strings.ReplaceAll(s, u, "[approval page URL]")
-	if p, err := url.Parse(u); err == nil {
-		if t := p.Query().Get("t"); t != "" {
-			s = strings.ReplaceAll(s, t, "[ticket]")
+	if t := ticketOf(u); t != "" {
+		s = strings.ReplaceAll(s, t, "[ticket]")
+	}
+	return s
+}
+
+// trimPartial removes from the end of s, text cut short, the start of the
+// page's URL or of its ticket: even part of the ticket narrows a guess.
+func trimPartial(s, u string) string {
+	for _, secret := range []string{u, ticketOf(u)} {
+		for k := min(len(s), len(secret)-1); k > 0; k-- {
+			if strings.HasSuffix(s, secret[:k]) {
+				s = s[:len(s)-k]
+				break
+			}
 		}
 	}
 	return s
+}
+
+// ticketOf is the ticket in page URL u, or "".
+func ticketOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return p.Query().Get("t")
 }
 
 func quoteArgv(argv []string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -45,6 +46,21 @@ func TestCommandOpenerFailureSaysWhatToDoAndHidesTheTicket(t *testing.T) {
 	}
 	if err := CommandOpener([]string{"/nonexistent/opener"})(t.Context(), pageURL); err == nil || strings.Contains(err.Error(), "SECRET") {
 		t.Errorf("missing command: %v", err)
+	}
+}
+
+// The quoted stderr is cut at maxOpenerStderr bytes; a cut through the
+// URL leaves no start of the ticket behind, wherever it falls.
+func TestCommandOpenerStderrCutThroughTheURLHidesTheTicket(t *testing.T) {
+	for pad := maxOpenerStderr - len(pageURL) - 1; pad <= maxOpenerStderr; pad++ {
+		open := CommandOpener([]string{"sh", "-c", `head -c "$0" /dev/zero | tr '\0' x >&2; printf '%s' "$1" >&2; exit 3`, strconv.Itoa(pad)})
+		err := open(t.Context(), pageURL)
+		if err == nil {
+			t.Fatal("a failing opener succeeded")
+		}
+		if msg := err.Error(); strings.Contains(msg, "SEC") || !strings.Contains(msg, "xxxx") {
+			t.Errorf("%d bytes before the URL: the error shows part of the ticket, or no stderr: ...%s", pad, msg[max(0, len(msg)-160):])
+		}
 	}
 }
 
