@@ -19,7 +19,11 @@
 //
 // The strings of a Request are shown as given (HTML-escaped by the page):
 // the caller escapes them for display exactly as in its elicitation prompt,
-// so the page and the prompt read the same.
+// so the page and the prompt read the same. What a caller left (or a
+// store's entry written by another program carries) is neutralised all
+// the same: controls, bidirectional overrides and invalid UTF-8 are shown
+// as \xNN or \u{...}, and every field but the command line, which is
+// what the person approves and is shown whole, is cut at 256 runes.
 //
 // # What the local page defends against
 //

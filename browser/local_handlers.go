@@ -70,11 +70,11 @@ func (l *Local) page(s *site, w http.ResponseWriter, r *http.Request) {
 	if !l.hasCookie(a, w, r) {
 		return
 	}
-	o := l.state(a)
+	o, it := l.state(a), newItem(a.req, l.now(), false)
 	render(w, r, l.log, http.StatusOK, "local", view{
-		Title: "Approve " + a.req.Tool + "?", Script: countdown + localScript,
+		Title: "Approve " + it.Req.Tool + "?", Script: countdown + localScript,
 		Action: "/a/" + a.req.ID + "/decide", CSRF: a.csrf, Pending: o == "", Outcome: o,
-		Item: newItem(a.req, l.now(), false),
+		Item: it,
 	})
 }
 
@@ -139,9 +139,10 @@ func (l *Local) decideHandler(s *site, w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	o = l.state(a)
+	it := newItem(a.req, l.now(), false)
 	render(w, r, l.log, status, "local", view{
-		Title: "Approval of " + a.req.Tool, Action: "/a/" + a.req.ID + "/decide", CSRF: a.csrf,
-		Pending: o == "", Outcome: o, Item: newItem(a.req, l.now(), false),
+		Title: "Approval of " + it.Req.Tool, Action: "/a/" + a.req.ID + "/decide", CSRF: a.csrf,
+		Pending: o == "", Outcome: o, Item: it,
 	})
 }
 
@@ -175,7 +176,7 @@ func (l *Local) events(s *site, w http.ResponseWriter, r *http.Request) {
 			rc.Flush()
 			return
 		}
-		fmt.Fprintf(w, "event: left\ndata: %d\n\n", newItem(a.req, l.now(), false).Seconds)
+		fmt.Fprintf(w, "event: left\ndata: %d\n\n", secondsLeft(a.req.Deadline, l.now()))
 		if rc.Flush() != nil {
 			return
 		}

@@ -163,12 +163,19 @@ func (it item) Attr(name string) template.HTMLAttr {
 	return template.HTMLAttr(`id="` + name + `"`)
 }
 
+// newItem is r as a page shows it (see shownRequest), with the time left
+// at now.
 func newItem(r Request, now time.Time, list bool) item {
-	s := -1
-	if !r.Deadline.IsZero() {
-		s = max(0, int(r.Deadline.Sub(now).Round(time.Second)/time.Second))
+	s := secondsLeft(r.Deadline, now)
+	return item{Req: shownRequest(r), Seconds: s, Left: formatLeft(s), list: list}
+}
+
+// secondsLeft is the whole seconds until deadline at now, -1 for none.
+func secondsLeft(deadline, now time.Time) int {
+	if deadline.IsZero() {
+		return -1
 	}
-	return item{Req: r, Seconds: s, Left: formatLeft(s), list: list}
+	return max(0, int(deadline.Sub(now).Round(time.Second)/time.Second))
 }
 
 // formatLeft renders seconds as m:ss, as the page script does.

@@ -1,0 +1,66 @@
+package browser
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxShownField bounds, in runes, each field a page shows but the command
+// line: the server's and tool's names, the trigger and who asked. The
+// command line is shown whole, since it is what the person approves.
+const maxShownField = 256
+
+// shownRequest is r as a page shows it: every string neutralised, every
+// field but the command line bounded. A Request from the gate is escaped
+// already and passes unchanged; one from anywhere else (a store's entry
+// written by another program) cannot reorder or hide text on the page.
+func shownRequest(r Request) Request {
+	r.Server = bounded(neutral(r.Server))
+	r.Tool = bounded(neutral(r.Tool))
+	r.CommandLine = neutral(r.CommandLine)
+	r.Trigger = bounded(neutral(r.Trigger))
+	r.Client = bounded(neutral(r.Client))
+	return r
+}
+
+// neutral writes out, as \xNN or \u{...}, every byte that is not valid
+// UTF-8 and every rune that is not graphic (controls such as ESC,
+// bidirectional overrides, zero-width and private-use characters),
+// keeping spaces, tabs and line breaks, which the page lays out as such.
+// The gate's escaping yields only runes it keeps, so it never doubles.
+func neutral(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !kept(r) }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case kept(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u{%04x}`, r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func kept(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsPrint(r) && r != utf8.RuneError)
+}
+
+// bounded cuts s to maxShownField runes, marking the cut.
+func bounded(s string) string {
+	if utf8.RuneCountInString(s) <= maxShownField {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxShownField-1]) + "…"
+}
