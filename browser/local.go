@@ -211,6 +211,12 @@ type site struct {
 	empty     chan struct{} // closed when the listener closes
 }
 
+// maxLocalHeader bounds the header of a request to the loopback listener,
+// which any process of the machine can reach before it proves anything: a
+// browser's requests for the page carry a few KiB, with the cookies other
+// servers on 127.0.0.1 set (cookies do not tell ports apart).
+const maxLocalHeader = 64 << 10
+
 func (l *Local) listen() (*site, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -218,7 +224,8 @@ func (l *Local) listen() (*site, error) {
 	}
 	s := &site{ln: ln, addr: ln.Addr().String(), approvals: map[string]*approval{}, empty: make(chan struct{})}
 	s.origin = "http://" + s.addr
-	s.srv = &http.Server{Handler: secured(l.routes(s)), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(l.log.Handler(), slog.LevelDebug)}
+	s.srv = &http.Server{Handler: secured(l.routes(s)), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
+		MaxHeaderBytes: maxLocalHeader, ErrorLog: slog.NewLogLogger(l.log.Handler(), slog.LevelDebug)}
 	go s.srv.Serve(ln)
 	return s, nil
 }
