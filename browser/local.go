@@ -86,7 +86,7 @@ const maxID = 128
 // ctx ends (Cancelled). An error means the page could not be shown.
 func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !ident.Valid(r.ID, maxID) {
-		return "", fmt.Errorf("approval ID %q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
+		return "", fmt.Errorf("approval ID %.64q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
 	}
 	if !r.Deadline.IsZero() && !l.now().Before(r.Deadline) {
 		return TimedOut, nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
+	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 )
 
 // MinApproverTokenLen is the shortest approver token accepted, in bytes:
@@ -85,6 +86,9 @@ var errDeadline = errors.New("approval deadline passed")
 // page, its deadline passes (TimedOut) or ctx ends (Cancelled), and
 // deletes it. An error means the Store failed.
 func (s *Shared) Ask(ctx context.Context, r Request) (Outcome, error) {
+	if !ident.Valid(r.ID, maxID) {
+		return "", fmt.Errorf("approval ID %.64q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
+	}
 	if err := s.store.Put(ctx, Pending{Request: r, Created: s.now()}); err != nil {
 		return "", fmt.Errorf("recording the approval of %s for the approvals page: %w", r.Tool, err)
 	}
@@ -289,6 +293,11 @@ func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PostForm.Get("id")
+	if !ident.Valid(id, maxID) {
+		// Never an approval's, and not to be repeated in a log line.
+		s.gone(w, r)
+		return
+	}
 	p, ok, err := s.find(r.Context(), id)
 	if err == nil && ok {
 		ok, err = s.store.Decide(r.Context(), id, o)
@@ -299,11 +308,15 @@ func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		message(w, r, s.log, http.StatusConflict, "No longer pending", "This approval is no longer pending: it was decided, timed out or cancelled.", "", s.base)
+		s.gone(w, r)
 		return
 	}
 	s.log.Info("approval decided on the approvals page", "approval", id, "tool", p.Tool, "outcome", string(o))
 	message(w, r, s.log, http.StatusOK, "Decided", outcomeText[o], o, s.base)
+}
+
+func (s *Shared) gone(w http.ResponseWriter, r *http.Request) {
+	message(w, r, s.log, http.StatusConflict, "No longer pending", "This approval is no longer pending: it was decided, timed out or cancelled.", "", s.base)
 }
 
 // find returns the pending approval id, if it is pending.
