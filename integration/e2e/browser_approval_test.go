@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -396,5 +397,43 @@ func TestBrowserApprovalNobodyDecidesIsRefusedWhenTheWaitEnds(t *testing.T) {
 	}
 	if rec := s.log.callRecord(t, "touch"); rec["decision"] != "timeout" {
 		t.Errorf("logged decision %v, want timeout", rec["decision"])
+	}
+}
+
+// TestBrowserApprovalPageShowsAHostileClientAndArgumentsAsInertText: the
+// client's name and version from its initialize and the call's arguments
+// reach the page of the built server as text: no markup, no control or
+// bidirectional character, and the client's own label bounded.
+func TestBrowserApprovalPageShowsAHostileClientAndArgumentsAsInertText(t *testing.T) {
+	o := newPageOpener(t)
+	cmd := exec.Command(fiskMCP, serveArgs("--approval", "browser", "--approval-opener", o.script, fixtureBin)...)
+	logs := newLogBuffer()
+	cmd.Stderr = logs
+	name := `<script>alert(1)</script>"'` + "\u202e\x1b[2J" + strings.Repeat("N", 5000)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "\x1b[31m<b>1</b>"}, nil).
+		Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: modernProtocol})
+	if err != nil {
+		t.Fatalf("connecting: %v\n%s", err, logs.String())
+	}
+	t.Cleanup(func() { cs.Close() })
+	path := filepath.Join(t.TempDir(), `a'b"<script>x</script>`+"\u202eexe.txt")
+	results := callInBackground(t, cs, &mcp.CallToolParams{Name: "touch", Arguments: args("path", path)})
+	raw := await(t, o.urls, "the approval page to be opened")
+	p := newPerson(t)
+	page, csrf := p.open(raw)
+	for _, bad := range []string{"<script>alert", "<script>x", "<b>", "\u202e", "\x1b", strings.Repeat("N", 1000)} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page shows %.20q as is", bad)
+		}
+	}
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", `\u{202e}`, `\x1b[2J`, "&lt;script&gt;x&lt;/script&gt;"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	u, _ := url.Parse(raw)
+	p.decide(u, u.Path+"/decide", csrf, url.Values{"decision": {"deny"}})
+	if res := await(t, results, "the call to end"); res == nil || !res.IsError || exists(path) {
+		t.Fatalf("denied, the call ran or did not end: %v", res)
 	}
 }
