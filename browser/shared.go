@@ -311,7 +311,9 @@ func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 		s.gone(w, r)
 		return
 	}
-	s.log.Info("approval decided on the approvals page", "approval", id, "tool", p.Tool, "outcome", string(o))
+	// Everyone signs in with the one token: the address is what tells
+	// approvers apart afterwards.
+	s.log.Info("approval decided on the approvals page", "approval", id, "tool", p.Tool, "outcome", string(o), "remote", r.RemoteAddr)
 	message(w, r, s.log, http.StatusOK, "Decided", outcomeText[o], o, s.base)
 }
 
