@@ -65,7 +65,9 @@
 // security is the transport's (use TLS) plus the approver token: a person
 // signs in with it and gets a session cookie (HttpOnly, SameSite=Strict,
 // Secure over TLS, 12 h) signed with a key derived from the token, which
-// every replica holding the same token accepts. The page never reads the
+// every replica holding the same token accepts. Signing out makes the
+// browser forget the cookie; being stateless, the session itself lasts
+// until it expires or the token changes. The page never reads the
 // Authorization header: a client's bearer token approves nothing, so the
 // person running the agent and the person approving can differ.
 package browser

@@ -105,6 +105,7 @@ var pages = sync.OnceValue(func() *template.Template {
 <button class="deny" name="decision" value="deny">Deny</button>
 </form></section>
 {{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
+<form method="post" action="{{.SignOut}}"><input type="hidden" name="csrf" value="{{.CSRF}}"><button id="logout">Sign out</button></form>
 <script nonce="{{.Nonce}}">{{.Script}}</script>
 </main></body></html>{{end}}
 
@@ -133,6 +134,7 @@ type view struct {
 	Style   template.CSS
 	Script  template.JS
 	Action  string
+	SignOut string // the list's sign-out action
 	CSRF    string
 	Pending bool
 	Outcome Outcome

@@ -136,14 +136,15 @@ func (s *Shared) ended(r Request, o Outcome) {
 }
 
 // Handler serves the page at Base (the list, or the sign-in form),
-// Base+"/login" (POST token) and Base+"/decide" (POST id, decision,
-// csrf). It carries its own authentication; mount it outside the bearer
+// Base+"/login" (POST token), Base+"/decide" (POST id, decision, csrf)
+// and Base+"/logout" (POST csrf). It carries its own authentication; mount it outside the bearer
 // token check.
 func (s *Shared) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+s.base, s.list)
 	mux.HandleFunc("POST "+s.base+"/login", s.login)
 	mux.HandleFunc("POST "+s.base+"/decide", s.decide)
+	mux.HandleFunc("POST "+s.base+"/logout", s.logout)
 	mux.HandleFunc("GET "+s.base+"/{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, s.base, http.StatusSeeOther)
 	})
@@ -245,6 +246,19 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, s.base, http.StatusSeeOther)
 }
 
+// logout makes the browser forget its session cookie. It cannot end the
+// session itself, which is stateless (see sessions): a copy of the cookie
+// stays good until it expires or the approver token changes.
+func (s *Shared) logout(w http.ResponseWriter, r *http.Request) {
+	sess := s.session(r)
+	if sess == "" || !fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
+		s.refuse(w, r)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: s.base, MaxAge: -1, HttpOnly: true, Secure: overHTTPS(r), SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, s.base, http.StatusSeeOther)
+}
+
 func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
 	sess := s.session(r)
 	if sess == "" {
@@ -262,7 +276,8 @@ func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
 	for i, p := range ps {
 		items[i] = newItem(p.Request, now, true)
 	}
-	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown, Action: s.base + "/decide", CSRF: s.sessions.csrf(sess), Items: items})
+	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown, Action: s.base + "/decide", SignOut: s.base + "/logout",
+		CSRF: s.sessions.csrf(sess), Items: items})
 }
 
 // pending lists the Store's approvals not past their deadline by s.now.
