@@ -15,7 +15,11 @@
 //
 // Both implement [Asker]: Ask shows one [Request] and blocks until the person
 // decides, the deadline passes or the call is cancelled. Only an explicit
-// click on Approve yields [Approved]; everything else refuses.
+// click on Approve yields [Approved]; everything else refuses. Approve
+// buttons take clicks only a second after their page loads, so a click
+// meant for what was under the pointer before (the list before its
+// refresh moved a row, another window before the page opened) approves
+// nothing; the pages need their script to approve.
 //
 // The strings of a Request are shown as given (HTML-escaped by the page):
 // the caller escapes them for display exactly as in its elicitation prompt,

@@ -207,7 +207,7 @@ func TestChromiumApproveShowsTheRequestAsGivenAndRuns(t *testing.T) {
 		t.Fatalf("the shown strings became markup or script: pwned and nested elements are %q", got)
 	}
 	a.pending()
-	chromium.Click(t, tab, "#approve")
+	chromium.Click(t, tab, "#approve:enabled") // armed a moment after the load
 	a.want(browser.Approved)
 }
 
@@ -257,7 +257,7 @@ func TestChromiumForgedTicketIsRefusedAndTheRealOneStillWorks(t *testing.T) {
 	if status := chromium.Navigate(t, tab, real); status != http.StatusOK {
 		t.Fatalf("the real URL answered %d after the forged ones", status)
 	}
-	chromium.Click(t, tab, "#approve")
+	chromium.Click(t, tab, "#approve:enabled")
 	a.want(browser.Approved)
 }
 
@@ -283,7 +283,7 @@ func TestChromiumApproveWithinTheHoldIsCancelledByTheSecondOpen(t *testing.T) {
 	u := a.url()
 	chromium.Navigate(t, thief, u)
 	sent := chromium.Sending(t, thief, http.MethodPost, decideURL(t, u))
-	chromium.Click(t, thief, "#approve")
+	chromium.Click(t, thief, "#approve:enabled")
 	sent()
 	person, _ := chromium.NewTab(t, thief)
 	chromium.Navigate(t, person, u)
@@ -415,7 +415,7 @@ func TestChromiumSharedPageApprovesWithTheToken(t *testing.T) {
 	row := "#p-" + r.ID
 	chromium.WaitVisible(t, tab, row)
 	a.pending()
-	chromium.Click(t, tab, row+" .approve")
+	chromium.Click(t, tab, row+" .approve:enabled")
 	a.want(browser.Approved)
 }
 

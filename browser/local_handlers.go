@@ -72,7 +72,7 @@ func (l *Local) page(s *site, w http.ResponseWriter, r *http.Request) {
 	}
 	o, it := l.state(a), newItem(a.req, l.now(), false)
 	render(w, r, l.log, http.StatusOK, "local", view{
-		Title: "Approve " + it.Req.Tool + "?", Script: countdown + localScript,
+		Title: "Approve " + it.Req.Tool + "?", Script: countdown + arming + localScript,
 		Action: "/a/" + a.req.ID + "/decide", CSRF: a.csrf, Pending: o == "", Outcome: o,
 		Item: it,
 	})

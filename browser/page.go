@@ -48,6 +48,16 @@ var clocks=document.querySelectorAll("[data-seconds]");
 setInterval(function(){clocks.forEach(function(c){var s=Number(c.getAttribute("data-seconds"));if(s>0){s--;c.setAttribute("data-seconds",s);c.textContent=fmtLeft(s);}});},1000);
 `
 
+// arming enables the Approve buttons, served disabled, a second after the
+// page loads (longer than a person takes to notice that what is under the
+// pointer changed): a click meant for what was there before (the list before
+// its refresh moved a row up, another window before this page opened
+// under the pointer) approves nothing. Deny is never held back: refusing
+// is always safe.
+const arming = `
+setTimeout(function(){document.querySelectorAll("[data-arm]").forEach(function(b){b.removeAttribute("data-arm");b.disabled=false;});},1000);
+`
+
 // localScript holds the page's event stream (whose loss, with the
 // pagehide beacon, refuses the approval) and shows the outcome it
 // announces.
@@ -56,7 +66,7 @@ const localScript = `
 var form=document.getElementById("decide"),left=document.getElementById("timeleft"),out=document.getElementById("outcome");
 var base=location.pathname,csrf=form.elements.csrf.value,sent=false,done=false;
 function end(o,text){done=true;es.close();out.setAttribute("data-outcome",o);out.textContent=text;
-document.getElementById("approve").disabled=true;document.getElementById("deny").disabled=true;}
+["approve","deny"].forEach(function(id){var b=document.getElementById(id);b.removeAttribute("data-arm");b.disabled=true;});}
 var es=new EventSource(base+"/events");
 es.addEventListener("left",function(e){var s=Number(e.data);left.setAttribute("data-seconds",s);left.textContent=fmtLeft(s);});
 es.addEventListener("outcome",function(e){var d=JSON.parse(e.data);end(d.outcome,d.text);});
@@ -87,7 +97,7 @@ var pages = sync.OnceValue(func() *template.Template {
 {{template "fields" .Item}}
 <form id="decide" method="post" action="{{.Action}}">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
-<button id="approve" name="decision" value="approve"{{if not .Pending}} disabled{{end}}>Approve</button>
+<button id="approve" name="decision" value="approve" disabled{{if .Pending}} data-arm{{end}}>Approve</button>
 <button id="deny" name="decision" value="deny"{{if not .Pending}} disabled{{end}}>Deny</button>
 </form>
 <p id="outcome" role="status" data-outcome="{{.Outcome}}">{{.OutcomeText}}</p>
@@ -101,7 +111,7 @@ var pages = sync.OnceValue(func() *template.Template {
 {{template "fields" .}}
 <form method="post" action="{{$.Action}}">
 <input type="hidden" name="id" value="{{.Req.ID}}"><input type="hidden" name="csrf" value="{{$.CSRF}}">
-<button class="approve" name="decision" value="approve">Approve</button>
+<button class="approve" name="decision" value="approve" disabled data-arm>Approve</button>
 <button class="deny" name="decision" value="deny">Deny</button>
 </form></section>
 {{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}

@@ -276,7 +276,7 @@ func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
 	for i, p := range ps {
 		items[i] = newItem(p.Request, now, true)
 	}
-	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown, Action: s.base + "/decide", SignOut: s.base + "/logout",
+	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown + arming, Action: s.base + "/decide", SignOut: s.base + "/logout",
 		CSRF: s.sessions.csrf(sess), Items: items})
 }
 

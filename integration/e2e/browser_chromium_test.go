@@ -39,7 +39,7 @@ func TestChromiumApprovesAndDeniesACallOfTheBuiltServer(t *testing.T) {
 				t.Errorf("the page shows the command %q, want the touch of %s", got, path)
 			}
 			if c.action != "" {
-				chromium.Click(t, tab, c.action)
+				chromium.Click(t, tab, c.action+":enabled") // Approve is armed a moment after the load
 			} else {
 				closeTab()
 			}
