@@ -35,7 +35,8 @@ type SharedOptions struct {
 	// Logger receives approvals shown and decided (Info) and failed
 	// sign-ins (Warn). nil means slog.Default().
 	Logger *slog.Logger
-	// Base is the path the page is served at; "" means "/approvals".
+	// Base is the path the page is served at: segments of letters, digits,
+	// '-' or '_', each after a /; "" means "/approvals".
 	Base string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -65,11 +66,11 @@ func NewShared(o SharedOptions) (*Shared, error) {
 	}
 	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token),
 		guesses: authlimit.New(authlimit.Options{Now: o.Now})}
-	if s.base == "" {
+	if o.Base == "" {
 		s.base = "/approvals"
 	}
-	if !strings.HasPrefix(s.base, "/") {
-		return nil, fmt.Errorf("the approvals page path %q must start with /", o.Base)
+	if !validBase(s.base) {
+		return nil, fmt.Errorf("the approvals page path %q must be one or more segments of letters, digits, '-' or '_', each after a /, as /approvals is", o.Base)
 	}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -78,6 +79,21 @@ func NewShared(o SharedOptions) (*Shared, error) {
 		s.now = time.Now
 	}
 	return s, nil
+}
+
+// validBase reports whether base can be the page's path: it is put into
+// ServeMux patterns and a cookie's Path, unescaped.
+func validBase(base string) bool {
+	segs := strings.Split(base, "/")
+	if len(segs) < 2 || segs[0] != "" {
+		return false
+	}
+	for _, seg := range segs[1:] {
+		if !ident.Valid(seg, maxID) {
+			return false
+		}
+	}
+	return true
 }
 
 var errDeadline = errors.New("approval deadline passed")

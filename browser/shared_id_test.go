@@ -57,3 +57,26 @@ func TestAsksRefuseAnImpossibleIDInABoundedError(t *testing.T) {
 		}
 	}
 }
+
+// A page path that could not be served (ServeMux patterns, a cookie's
+// Path) is refused by NewShared, not by a panic when the handler is made.
+func TestNewSharedRefusesAPathItCannotServe(t *testing.T) {
+	for _, base := range []string{"/", "approvals", "/x {y}", "/a b", "//", "/a/../b", "/{$}", "/a//b"} {
+		s, err := NewShared(SharedOptions{Token: []byte(approverToken), Store: NewMemoryStore(), Base: base})
+		if err == nil {
+			t.Errorf("Base %q accepted as %q", base, s.base)
+			continue
+		}
+		if !strings.Contains(err.Error(), "/approvals") {
+			t.Errorf("Base %q: %v", base, err)
+		}
+	}
+	for base, want := range map[string]string{"": "/approvals", "/ok/": "/ok", "/team-a/approvals": "/team-a/approvals"} {
+		s, err := NewShared(SharedOptions{Token: []byte(approverToken), Store: NewMemoryStore(), Base: base})
+		if err != nil || s.base != want {
+			t.Errorf("Base %q: %v, serving at %q, want %q", base, err, s.base, want)
+			continue
+		}
+		s.Handler()
+	}
+}
