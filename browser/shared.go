@@ -241,16 +241,19 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 	// Wrong tokens are bounded per address (see authlimit): past the
 	// allowance, the token is not checked, the right one included.
 	client := authlimit.Client(r.RemoteAddr)
-	if wait, ok := s.guesses.Check(client); !ok {
-		secs := strconv.Itoa(int(wait / time.Second))
+	v := s.guesses.Verify(client, func() bool {
+		given := sha256.Sum256([]byte(strings.TrimSpace(r.PostForm.Get("token"))))
+		return subtle.ConstantTimeCompare(given[:], s.token[:]) == 1
+	})
+	if v.Wait > 0 {
+		secs := strconv.Itoa(int(v.Wait / time.Second))
 		w.Header().Set("Retry-After", secs)
 		s.loginForm(w, r, http.StatusTooManyRequests, "Too many wrong tokens from this address: try again in "+secs+" seconds.")
 		return
 	}
-	given := sha256.Sum256([]byte(strings.TrimSpace(r.PostForm.Get("token"))))
-	if subtle.ConstantTimeCompare(given[:], s.token[:]) != 1 {
+	if !v.Right {
 		s.log.Warn("wrong approver token on the approvals page", "remote", r.RemoteAddr)
-		if s.guesses.Failed(client) {
+		if v.UsedUp {
 			s.log.Warn("refusing approver tokens from an address that sent too many wrong ones", "client", client,
 				"allowance", fmt.Sprintf("%d wrong tokens, then one every %s", authlimit.DefaultBurst, authlimit.DefaultEvery))
 		}

@@ -34,15 +34,18 @@ func requireToken(token string, guesses *authlimit.Limiter, log *slog.Logger, h 
 			return
 		}
 		client := authlimit.Client(r.RemoteAddr)
-		if wait, ok := guesses.Check(client); !ok {
-			secs := strconv.Itoa(int(wait / time.Second))
+		v := guesses.Verify(client, func() bool {
+			sum := sha256.Sum256([]byte(got))
+			return subtle.ConstantTimeCompare(sum[:], want[:]) == 1
+		})
+		if v.Wait > 0 {
+			secs := strconv.Itoa(int(v.Wait / time.Second))
 			w.Header().Set("Retry-After", secs)
 			http.Error(w, "Too Many Requests: too many wrong bearer tokens from this address; try again in "+secs+" s", http.StatusTooManyRequests)
 			return
 		}
-		sum := sha256.Sum256([]byte(got))
-		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			if guesses.Failed(client) {
+		if !v.Right {
+			if v.UsedUp {
 				log.Warn("refusing bearer tokens from an address that sent too many wrong ones", "client", client, "allowance", guessAllowance)
 			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="fisk-mcp", error="invalid_token"`)

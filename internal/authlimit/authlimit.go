@@ -114,43 +114,50 @@ func Client(remoteAddr string) string {
 	return addr.String()
 }
 
-// Check reports whether a credential from c may be checked now, and when
-// it may not, how long until one may.
-func (l *Limiter) Check(c string) (wait time.Duration, ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	cl := l.lookup(c)
-	if cl == nil {
-		return 0, true
-	}
-	now := l.now()
-	tokens := cl.allowance.TokensAt(now)
-	if tokens >= 1 {
-		cl.refused = false
-		return 0, true
-	}
-	// In whole seconds, rounded up, as a Retry-After header says it.
-	wait = time.Duration(math.Ceil((1-tokens)*l.every.Seconds())) * time.Second
-	return max(wait, time.Second), false
+// Verdict is what Verify made of a credential.
+type Verdict struct {
+	// Right: the credential was checked and is right.
+	Right bool
+	// Wait, when not zero, is how long until c may give one again: its
+	// allowance was used up, and the credential was not checked.
+	Wait time.Duration
+	// UsedUp: this wrong credential used the allowance up. It is true
+	// once each time the allowance runs out, so that a caller can say so
+	// once (in its log) rather than for every credential it then refuses.
+	UsedUp bool
 }
 
-// Failed records a wrong credential from c. It reports true once each
-// time c's allowance runs out, so a caller can say so once (in its log)
-// rather than for every credential it then refuses.
-func (l *Limiter) Failed(c string) (usedUp bool) {
+// Verify checks a credential from c with right, which reports whether it
+// is the right one, unless c's allowance is used up; a wrong one counts
+// against the allowance. The check runs under the limiter's lock, so
+// concurrent requests cannot check more wrong credentials than the
+// allowance holds: right should be quick (a constant-time comparison).
+func (l *Limiter) Verify(c string, right func() bool) Verdict {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
 	cl := l.lookup(c)
+	if cl != nil {
+		tokens := cl.allowance.TokensAt(now)
+		if tokens < 1 {
+			// In whole seconds, rounded up, as a Retry-After header says it.
+			wait := time.Duration(math.Ceil((1-tokens)*l.every.Seconds())) * time.Second
+			return Verdict{Wait: max(wait, time.Second)}
+		}
+		cl.refused = false
+	}
+	if right() {
+		return Verdict{Right: true}
+	}
 	if cl == nil {
 		cl = l.add(c, now)
 	}
 	cl.allowance.AllowN(now, 1)
 	if cl.allowance.TokensAt(now) < 1 && !cl.refused {
 		cl.refused = true
-		return true
+		return Verdict{UsedUp: true}
 	}
-	return false
+	return Verdict{}
 }
 
 // lookup returns the allowance c is kept with: its own, the shared one

@@ -2,6 +2,8 @@ package authlimit
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -17,39 +19,66 @@ func newTestLimiter(max int) (*Limiter, *clock) {
 	return New(Options{Burst: 3, Every: 10 * time.Second, MaxClients: max, Now: c.now}), c
 }
 
-// A client may give Burst wrong credentials; then none is checked until
-// its allowance regains one, which Check says how long to wait for. Its
-// allowance running out is reported once.
+func wrong() bool { return false }
+func right() bool { return true }
+
+// A client may give Burst wrong credentials; then none is checked, the
+// right one included, until its allowance regains one, which the verdict
+// says how long to wait for. Its allowance running out is reported once;
+// right credentials cost nothing.
 func TestAClientsWrongCredentialsAreBounded(t *testing.T) {
 	l, c := newTestLimiter(100)
+	for range 5 {
+		if v := l.Verify("10.0.0.1", right); !v.Right {
+			t.Fatalf("a right credential within the allowance: %+v", v)
+		}
+	}
 	for i := range 3 {
-		if _, ok := l.Check("10.0.0.1"); !ok {
-			t.Fatalf("credential %d refused within the burst", i+1)
-		}
-		if usedUp := l.Failed("10.0.0.1"); usedUp != (i == 2) {
-			t.Errorf("wrong credential %d: used up %v, want %v", i+1, usedUp, i == 2)
+		if v := l.Verify("10.0.0.1", wrong); v.Right || v.Wait != 0 || v.UsedUp != (i == 2) {
+			t.Errorf("wrong credential %d: %+v, want checked, used up %v", i+1, v, i == 2)
 		}
 	}
-	wait, ok := l.Check("10.0.0.1")
-	if ok || wait != 10*time.Second {
-		t.Fatalf("after the burst: ok %v, wait %v; want refused for 10s", ok, wait)
+	checked := false
+	v := l.Verify("10.0.0.1", func() bool { checked = true; return true })
+	if checked || v.Right || v.Wait != 10*time.Second {
+		t.Fatalf("after the allowance: checked %v, %+v; want unchecked, wait 10s", checked, v)
 	}
-	if l.Failed("10.0.0.1") {
-		t.Error("a used-up allowance was reported twice")
+	if v := l.Verify("10.0.0.1", wrong); v.UsedUp || v.Wait == 0 {
+		t.Errorf("a used-up allowance: %+v, want refused and not reported again", v)
 	}
 	c.advance(4 * time.Second)
-	if wait, ok := l.Check("10.0.0.1"); ok || wait != 6*time.Second {
-		t.Errorf("4s later: ok %v, wait %v; want refused for 6s more", ok, wait)
+	if v := l.Verify("10.0.0.1", right); v.Wait != 6*time.Second {
+		t.Errorf("4s later: %+v, want refused for 6s more", v)
 	}
 	c.advance(6 * time.Second)
-	if _, ok := l.Check("10.0.0.1"); !ok {
-		t.Fatal("refused once the allowance regained one")
+	if v := l.Verify("10.0.0.1", right); !v.Right {
+		t.Fatalf("refused once the allowance regained one: %+v", v)
 	}
-	if !l.Failed("10.0.0.1") {
-		t.Error("the allowance running out again was not reported")
+	if v := l.Verify("10.0.0.1", wrong); !v.UsedUp {
+		t.Errorf("the allowance running out again was not reported: %+v", v)
 	}
-	if _, ok := l.Check("10.0.0.2"); !ok {
-		t.Error("another client is refused for the first one's guesses")
+	if v := l.Verify("10.0.0.2", right); !v.Right {
+		t.Errorf("another client is refused for the first one's guesses: %+v", v)
+	}
+}
+
+// However many guesses arrive at once, no more are checked than the
+// allowance holds.
+func TestConcurrentGuessesAreCheckedNoMoreThanTheAllowance(t *testing.T) {
+	l := New(Options{})
+	var checked atomic.Int32
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 300 {
+		wg.Go(func() {
+			<-start
+			l.Verify("192.0.2.9", func() bool { checked.Add(1); return false })
+		})
+	}
+	close(start)
+	wg.Wait()
+	if n := checked.Load(); n != DefaultBurst {
+		t.Errorf("300 concurrent guesses: %d checked, want %d", n, DefaultBurst)
 	}
 }
 
@@ -78,27 +107,26 @@ func TestClientGroupsAnIPv6NetworkAndNothingElse(t *testing.T) {
 func TestManyClientsShareOneAllowancePastMaxClients(t *testing.T) {
 	l, c := newTestLimiter(4)
 	for i := range 4 {
-		l.Failed(fmt.Sprintf("10.0.0.%d", i))
+		l.Verify(fmt.Sprintf("10.0.0.%d", i), wrong)
 	}
 	for i := range 3 {
-		if _, ok := l.Check(fmt.Sprintf("10.1.0.%d", i)); !ok {
-			t.Fatalf("newcomer %d refused before the shared allowance is used", i)
+		if v := l.Verify(fmt.Sprintf("10.1.0.%d", i), wrong); v.Wait != 0 {
+			t.Fatalf("newcomer %d refused before the shared allowance is used: %+v", i, v)
 		}
-		l.Failed(fmt.Sprintf("10.1.0.%d", i))
 	}
 	if len(l.clients) > 4 {
 		t.Fatalf("%d clients kept, at most 4", len(l.clients))
 	}
-	if _, ok := l.Check("10.2.0.1"); ok {
+	if v := l.Verify("10.2.0.1", right); v.Wait == 0 {
 		t.Error("a new client past MaxClients is not held to the shared, used-up allowance")
 	}
-	if _, ok := l.Check("10.0.0.1"); !ok {
-		t.Error("a kept client with its own allowance left is refused")
+	if v := l.Verify("10.0.0.1", right); !v.Right {
+		t.Errorf("a kept client with its own allowance left is refused: %+v", v)
 	}
 	// Once the kept clients' allowances are full again, a newcomer is
 	// kept on its own.
 	c.advance(30 * time.Second)
-	l.Failed("10.3.0.1")
+	l.Verify("10.3.0.1", wrong)
 	if _, kept := l.clients["10.3.0.1"]; !kept || len(l.clients) > 4 {
 		t.Errorf("after the refill: newcomer kept %v, %d clients kept", kept, len(l.clients))
 	}
