@@ -33,6 +33,10 @@ const (
 	DefaultIdleTimeout = 2 * time.Minute
 	// readHeaderTimeout bounds reading a request's headers.
 	readHeaderTimeout = 10 * time.Second
+	// maxHeaderBytes bounds a request's headers: an MCP client sends a
+	// few hundred bytes of them (its token, session and protocol
+	// version), and net/http's own bound is 1 MiB per request.
+	maxHeaderBytes = 64 << 10
 )
 
 // HTTPConfig configures the streamable HTTP transport. The zero value of
@@ -275,6 +279,7 @@ func (hs *HTTPServer) Serve(ctx context.Context) error {
 	srv := &http.Server{
 		Handler:           active.handler(hs.h),
 		ReadHeaderTimeout: readHeaderTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		// net/http lifts the read deadline once the request body has been
 		// read to its end (or at once for a request without a body), so
 		// ReadTimeout covers receiving the request only: a call that runs

@@ -284,6 +284,19 @@ func TestHTTPLimitsRequestBodies(t *testing.T) {
 	}
 }
 
+// Headers are bounded far below net/http's 1 MiB: a request with 100 KiB
+// of them is refused (431), one with the headers a client sends is served.
+func TestHTTPLimitsRequestHeaders(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{})
+	if resp := post(t, base, initializeBody, map[string]string{"X-Padding": strings.Repeat("p", 100<<10)}); resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("100 KiB of headers: status %d, want 431", resp.StatusCode)
+	}
+	if resp := post(t, base, initializeBody, map[string]string{"X-Padding": strings.Repeat("p", 8<<10)}); resp.StatusCode != http.StatusOK {
+		t.Errorf("8 KiB of headers: status %d, want 200", resp.StatusCode)
+	}
+}
+
 func TestHealthzReportsTheToolCount(t *testing.T) {
 	set := fixtureSet(t, exposure.Policy{})
 	s, _ := newServer(t, Config{}, set)
