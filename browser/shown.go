@@ -1,10 +1,9 @@
 package browser
 
 import (
-	"fmt"
-	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
 // maxShownField bounds, in runes, each field a page shows but the command
@@ -30,30 +29,10 @@ func shownRequest(r Request) Request {
 // bidirectional overrides, zero-width and private-use characters),
 // keeping spaces, tabs and line breaks, which the page lays out as such.
 // The gate's escaping yields only runes it keeps, so it never doubles.
-func neutral(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return !kept(r) }) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case kept(r):
-			b.WriteRune(r)
-		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			fmt.Fprintf(&b, `\u{%04x}`, r)
-		}
-		i += size
-	}
-	return b.String()
-}
+func neutral(s string) string { return visible.Escape(s, kept) }
 
 func kept(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || (unicode.IsPrint(r) && r != utf8.RuneError)
+	return r == '\t' || r == '\n' || r == '\r' || visible.Graphic(r)
 }
 
 // bounded cuts s to maxShownField runes, marking the cut.

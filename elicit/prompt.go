@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -97,41 +97,4 @@ func elicitParams(msg string) *mcp.ElicitParams {
 // \xNN or \u{...}. ASCII space and all graphic runes are kept, and so is the
 // backslash: s is usually already escaped once, and doubling its backslashes
 // would change what the person reads.
-func escape(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || !isShown(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case isShown(r):
-			b.WriteRune(r)
-		case r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			fmt.Fprintf(&b, `\u{%04x}`, r)
-		}
-		i += size
-	}
-	return b.String()
-}
-
-func isShown(r rune) bool {
-	return r == ' ' || (unicode.IsPrint(r) && r != utf8.RuneError)
-}
+func escape(s string) string { return visible.Escape(s, visible.Graphic) }

@@ -1,11 +1,12 @@
 package logging
 
 import (
-	"fmt"
 	"log/slog"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
 // The JSON handler escapes the C0 controls, quotes and line separators,
@@ -74,22 +75,8 @@ func text(v slog.Value) (string, bool) {
 }
 
 // escape returns s with every character for which bad reports true, and
-// every byte that is not UTF-8, written as \xNN or \u{XXXX} text.
+// every byte that is not UTF-8, written as text naming it (see
+// visible.Escape).
 func escape(s string, bad func(rune) bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case bad(r) && r < 0x80:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case bad(r):
-			fmt.Fprintf(&b, `\u{%04x}`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
+	return visible.Escape(s, func(r rune) bool { return !bad(r) })
 }
