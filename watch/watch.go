@@ -33,8 +33,10 @@ const (
 // before each run, so every change that makes a call refuse to run the
 // binary also reloads it; a package manager replaces a binary by rename,
 // which changes the inode even when mtime and size do not. A change is
-// acted on once the files have been still for Debounce, so a binary being
-// written is not introspected half-way. SIGHUP forces a reload at once.
+// acted on once a poll finds the files as the previous one did, at least
+// Debounce after the last change seen, so a binary being written is not
+// introspected half-way, and one that never stops changing is not
+// introspected at all. SIGHUP forces a reload at once.
 //
 // A failed reload keeps the old set published and logs why: a binary the
 // operator is in the middle of upgrading must not take every tool away.
@@ -59,8 +61,8 @@ type Watcher struct {
 	Logger *slog.Logger
 	// Interval is the polling period; 0 means DefaultInterval.
 	Interval time.Duration
-	// Debounce is how long the files must be unchanged before a reload;
-	// 0 means DefaultDebounce.
+	// Debounce is how long the files must be unchanged before a reload
+	// (rounded up to a poll); 0 means DefaultDebounce.
 	Debounce time.Duration
 	// Signals, when non-nil, replaces SIGHUP as the force-reload trigger
 	// (tests send on it); when nil, Run listens for SIGHUP itself.
@@ -113,15 +115,9 @@ func (w *Watcher) Run(ctx context.Context) {
 
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
-	loaded := w.Baseline.orNow(w) // what the current set was built from
-	seen := loaded                // what the last poll saw
-	var still *time.Timer         // fires once the files stop changing
-	var stillC <-chan time.Time
-	defer func() {
-		if still != nil {
-			still.Stop()
-		}
-	}()
+	// What the current set was built from, and what the polls saw.
+	st := settling{loaded: w.Baseline.orNow(w)}
+	st.seen = st.loaded
 
 	for {
 		select {
@@ -129,32 +125,49 @@ func (w *Watcher) Run(ctx context.Context) {
 			return
 		case <-hup:
 			log.Info("reloading tools on SIGHUP")
-			loaded = w.state()
-			seen = loaded
+			st.reloading(w.state())
 			w.reload(ctx, log)
-		case <-ticker.C:
-			now := w.state()
-			if now.equal(seen) {
-				continue
+		case at := <-ticker.C:
+			if changed := st.poll(w.state(), at, debounce); changed != nil {
+				log.Info("a watched binary changed; reloading tools", "changed", changed)
+				w.reload(ctx, log)
 			}
-			seen = now
-			if still == nil {
-				still = time.NewTimer(debounce)
-			} else {
-				still.Reset(debounce)
-			}
-			stillC = still.C
-		case <-stillC:
-			stillC = nil
-			if seen.equal(loaded) {
-				continue // changed and changed back
-			}
-			log.Info("a watched binary changed; reloading tools", "changed", seen.diff(loaded))
-			loaded = seen
-			w.reload(ctx, log)
 		}
 	}
 }
+
+// settling decides when changed files are reloaded: once a poll finds them
+// as the previous poll did, at least Debounce after the last change seen.
+// Stillness must be seen by a poll, not assumed when a timer fires: with a
+// debounce shorter than the interval (the defaults), a timer would fire
+// between two polls and reload a binary that changes at every poll, again
+// at every poll, and never while it is still.
+type settling struct {
+	loaded    fileStates // what the current set was built from
+	seen      fileStates // what the last poll saw
+	changedAt time.Time  // when a poll last saw a change
+}
+
+// poll records the files as a poll at time at found them, and returns the
+// paths that differ from the loaded state when they are to be reloaded
+// now (nil: not now). The loaded state is then taken to be now's, whatever
+// the reload's outcome: a failed reload is retried on the next change or
+// SIGHUP, not at every poll.
+func (s *settling) poll(now fileStates, at time.Time, debounce time.Duration) []string {
+	if !now.equal(s.seen) {
+		s.seen, s.changedAt = now, at
+		return nil
+	}
+	if now.equal(s.loaded) || at.Sub(s.changedAt) < debounce {
+		return nil // unchanged, changed back, or not still for long enough
+	}
+	changed := now.diff(s.loaded)
+	s.loaded = now
+	return changed
+}
+
+// reloading records that a reload of the files as they are now starts.
+func (s *settling) reloading(now fileStates) { s.loaded, s.seen = now, now }
 
 // reloadFailedMessage is logged when a reload fails. The set in force stays
 // published: its tools stay listed, and a call is still refused when the
