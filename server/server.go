@@ -89,12 +89,19 @@ func (s *Server) Tools() *exposure.ToolSet { return s.tools.Load() }
 // and every connected client is sent notifications/tools/list_changed.
 // Calls already running keep the tool they started with; a call that starts
 // after Publish sees only set.
+//
+// Everything slow (each descriptor and its encoding) is done before set is
+// put in force, and tools/list switches to set's list right after it: a
+// list answered while the new set is being prepared is the old set's, with
+// the old set still in force, never the old list for the new set, which
+// would go on showing a tool the new set denies.
 func (s *Server) Publish(set *exposure.ToolSet) exposure.SetDiff {
 	s.publish.Lock()
 	defer s.publish.Unlock()
+	p := s.planRegistrations(set)
 	diff := s.tools.Publish(set)
-	s.register(set)
-	s.log.Info("tool set published", "tools", served(set), "deferred", s.listing.Load().deferred,
+	s.applyRegistrations(p)
+	s.log.Info("tool set published", "tools", served(set), "deferred", p.listing.deferred,
 		"added", diff.Added, "removed", diff.Removed, "changed", diff.Changed)
 	return diff
 }
@@ -114,15 +121,24 @@ type registration struct {
 
 // register makes the SDK's tools equal to the MCP-exposable tools of set,
 // plus, when set is deferred, the discovery tools, and fixes what tools/list
-// answers. Every served tool is registered in both modes, so a deferred
-// tool is still called directly through the SDK's own path; the list is
-// the server's own in both (see listMiddleware). The SDK sends list_changed
-// for every change of its registrations, a little later, and by then a
-// client that lists again gets the new list, since the listing is stored
-// before the SDK is changed.
+// answers (see planRegistrations and applyRegistrations).
 //
 // Callers hold s.publish (or own s exclusively, as New does).
-func (s *Server) register(set *exposure.ToolSet) {
+func (s *Server) register(set *exposure.ToolSet) { s.applyRegistrations(s.planRegistrations(set)) }
+
+// registering is a set's registrations, worked out by planRegistrations
+// and not yet applied.
+type registering struct {
+	listing *listing
+	gone    []string       // registered names the set does not serve, sorted
+	add     []registration // new and changed registrations
+}
+
+// planRegistrations works out set's registrations and list. Every served
+// tool is registered in both modes, so a deferred tool is still called
+// directly through the SDK's own path; the list is the server's own in
+// both (see listMiddleware). It changes nothing; s.publish is held.
+func (s *Server) planRegistrations(set *exposure.ToolSet) registering {
 	deferred := s.deferred(set)
 	want := s.registrations(set, deferred)
 	if deferred {
@@ -135,26 +151,32 @@ func (s *Server) register(set *exposure.ToolSet) {
 			want[d.name] = registration{tool: desc, listed: desc, wire: wire, handler: d.handler(s), noDefer: true}
 		}
 	}
-	s.listing.Store(listingOf(want, deferred))
-
-	var gone []string
+	p := registering{listing: listingOf(want, deferred), add: s.changed(want)}
 	for name := range s.added {
 		if _, ok := want[name]; !ok {
-			gone = append(gone, name)
+			p.gone = append(p.gone, name)
 		}
 	}
-	if len(gone) > 0 {
-		sort.Strings(gone)
-		s.mcp.RemoveTools(gone...)
-		for _, name := range gone {
+	sort.Strings(p.gone)
+	return p
+}
+
+// applyRegistrations puts p's list in force, then changes the SDK's
+// registrations in one run, nothing slow between its changes, so that its
+// debounced list_changed goes out once, and by then a client that lists
+// again gets the new list. s.publish is held.
+func (s *Server) applyRegistrations(p registering) {
+	s.listing.Store(p.listing)
+	if len(p.gone) > 0 {
+		s.mcp.RemoveTools(p.gone...)
+		for _, name := range p.gone {
 			delete(s.added, name)
 		}
 	}
-	add := s.changed(want)
-	for _, r := range add {
+	for _, r := range p.add {
 		s.added[r.tool.Name] = r
 	}
-	s.addTools(add)
+	s.addTools(p.add)
 }
 
 func sortedNames[V any](m map[string]V) []string {
