@@ -129,12 +129,17 @@ type catalogView struct {
 
 // indexOf returns the index of set's served tools. Only the tools MCP
 // clients may call are in it, so a denied, excluded, hidden or agent-only
-// tool is never found, described or suggested.
+// tool is never found, described or suggested. The index kept is the set
+// in force's: a call still running on a set a reload replaced builds that
+// set's index for itself, rather than evict the one prepared for the set
+// in force (see PrepareSearch).
 func (s *Server) indexOf(set *exposure.ToolSet) *catalog.Index {
 	v := s.catalog.Load()
 	if v == nil || v.set != set {
 		fresh := &catalogView{set: set}
-		if s.catalog.CompareAndSwap(v, fresh) {
+		if set != s.tools.Load() {
+			v = fresh
+		} else if s.catalog.CompareAndSwap(v, fresh) {
 			v = fresh
 		} else if v = s.catalog.Load(); v == nil || v.set != set {
 			v = fresh // another set won meanwhile; this call still uses its own

@@ -27,3 +27,20 @@ func TestPrepareSearchBuildsTheIndexOfADeferredSetOnly(t *testing.T) {
 		}
 	}
 }
+
+// A search still running on the set a reload replaced uses that set's
+// index, but does not put it back in place of the index prepared for the
+// set in force, which the next search would otherwise build again.
+func TestASearchOfAReplacedSetKeepsTheIndexOfTheSetInForce(t *testing.T) {
+	old := fixtureSet(t, exposure.Policy{})
+	s, _ := newServer(t, Config{Defer: DeferAlways}, old)
+	s.Publish(fixtureSet(t, exposure.Policy{AdditiveTags: []string{"ops:prod"}}))
+	s.PrepareSearch()
+	prepared := s.catalog.Load()
+	if len(s.indexOf(old).Search("echo", 1)) == 0 {
+		t.Fatal("the replaced set's own index finds nothing for echo")
+	}
+	if v := s.catalog.Load(); v != prepared || v.set != s.Tools() {
+		t.Errorf("after a search of the replaced set, the kept index is of %p, want the prepared one of the set in force %p", v.set, s.Tools())
+	}
+}
