@@ -177,6 +177,10 @@ const reloadFailedMessage = "reload failed; the previous tool set stays publishe
 // reload builds and publishes a new set, keeping the old one on failure.
 func (w *Watcher) reload(ctx context.Context, log *slog.Logger) {
 	set, err := w.Reload(ctx)
+	if err != nil && ctx.Err() != nil {
+		log.Info("reload abandoned: the server is stopping", "err", err)
+		return
+	}
 	if err != nil {
 		log.Error(reloadFailedMessage, "err", err,
 			"calls", "a call to a tool whose binary changed since it was loaded is refused",

@@ -252,3 +252,31 @@ func TestWatcherWatchesTheFileABareNameRuns(t *testing.T) {
 		t.Errorf("published %p, want the reloaded set %p", got, want)
 	}
 }
+
+// A reload under way when the watcher stops is abandoned, not reported as
+// a failed reload of a broken binary.
+func TestWatcherStoppingDuringAReloadIsNotAFailure(t *testing.T) {
+	h, w := newWatcher(t)
+	started := make(chan struct{})
+	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		w.Run(ctx)
+	}()
+	h.signals <- syscall.SIGHUP
+	testsupport.Await(t, started, patience, "the reload")
+	cancel()
+	testsupport.Await(t, stopped, patience, "the watcher to stop")
+	if len(h.logs.Records("reload failed; the previous tool set stays published")) != 0 {
+		t.Errorf("stopping was logged as a failed reload:\n%s", h.logs)
+	}
+	if len(h.logs.Records("reload abandoned: the server is stopping")) != 1 {
+		t.Errorf("the abandoned reload was not logged:\n%s", h.logs)
+	}
+}

@@ -108,16 +108,18 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	}
 	if stdio {
 		announce(log, p, l, set, "")
-		c.watch(ctx, w, l, srv, log)
+		defer c.watch(ctx, w, l, srv, log)()
 		return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
 	// A shared server's first list is one client's among many: its
 	// start-up ends when it begins to serve.
 	restoreGC()
 	go srv.PrepareSearch()
+	stopWatch := func() {}
+	defer func() { stopWatch() }()
 	return serveHTTP(ctx, p, srv, func(addr string) {
 		announce(log, p, l, set, addr)
-		c.watch(ctx, w, l, srv, log)
+		stopWatch = c.watch(ctx, w, l, srv, log)
 	})
 }
 
@@ -161,9 +163,15 @@ func serveHTTP(ctx context.Context, p *plan, srv *server.Server, started func(ad
 // SIGHUP. A reload builds on the set being served, so a tool keeps its name
 // against a newcomer, and warns about apps left without tools as startup
 // does.
-func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server.Server, log *slog.Logger) {
+//
+// stop ends the watcher and returns once it has: a reload under way is
+// abandoned and the binary it introspects killed. Serving calls it before
+// it returns, since the client leaving stdio ends serving without ending
+// ctx, and a binary that hangs when introspected would otherwise outlive
+// the server.
+func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server.Server, log *slog.Logger) (stop func()) {
 	if w == nil {
-		return
+		return func() {}
 	}
 	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return l.reload(ctx, srv.Tools()) }
 	w.Publish = func(set *exposure.ToolSet) {
@@ -171,6 +179,15 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server
 		srv.Publish(set)
 		srv.PrepareSearch()
 	}
-	go w.Run(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx)
+	}()
 	log.Info("watching the apps for changes; SIGHUP reloads at once", "apps", l.paths())
+	return func() {
+		cancel()
+		<-done
+	}
 }
