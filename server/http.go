@@ -248,19 +248,14 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(map[string]any{"status": "ok", "tools": len(s.registered())})
-}
-
-// registered returns the names of the tools currently registered with the
-// SDK, i.e. the MCP-exposable tools of the current set.
-func (s *Server) registered() []string {
-	s.publish.Lock()
-	defer s.publish.Unlock()
-	names := make([]string, 0, len(s.added))
-	for name := range s.added {
-		names = append(names, name)
+	// tools is what the server serves; listed, what its tools/list holds,
+	// fewer when the set is deferred (the discovery tools and the
+	// ai:no_defer ones).
+	listed := 0
+	if l := s.listing.Load(); l != nil {
+		listed = len(l.tools)
 	}
-	return names
+	_ = json.NewEncoder(w).Encode(map[string]any{"status": "ok", "tools": served(s.tools.Load()), "listed": listed})
 }
 
 // responseSlack is how long shutdown waits, after the drain, for POST

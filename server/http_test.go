@@ -309,12 +309,30 @@ func TestHealthzReportsTheToolCount(t *testing.T) {
 	var body struct {
 		Status string `json:"status"`
 		Tools  int    `json:"tools"`
+		Listed int    `json:"listed"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != http.StatusOK || body.Status != "ok" || body.Tools != set.Len() {
-		t.Errorf("healthz = %d %+v, want 200 ok with %d tools", resp.StatusCode, body, set.Len())
+	if resp.StatusCode != http.StatusOK || body.Status != "ok" || body.Tools != set.Len() || body.Listed != set.Len() {
+		t.Errorf("healthz = %d %+v, want 200 ok with %d tools, all listed", resp.StatusCode, body, set.Len())
+	}
+
+	// Deferred, it still counts every tool served, and says how few are
+	// listed.
+	s, _ = newServer(t, Config{Defer: DeferAlways}, set)
+	base, _ = serveHTTP(t, s, HTTPConfig{})
+	resp2, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp2.Body.Close()
+	body.Tools, body.Listed = 0, 0
+	if err := json.NewDecoder(resp2.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	if body.Tools != set.Len() || body.Listed != len(deferredList) {
+		t.Errorf("deferred healthz = %+v, want %d tools, %d listed", body, set.Len(), len(deferredList))
 	}
 }
 
