@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sync"
 	"time"
@@ -16,20 +17,25 @@ import (
 // out (normally os.Stdin and os.Stdout). A line that is not a JSON-RPC
 // message is answered with a JSON-RPC error (id null) and skipped; it does
 // not end the session (see [lineChecker]). It returns when the client
-// disconnects (its in-flight calls are cancelled, killing their process
-// groups, and waited for) or when ctx ends: then no new calls are accepted,
-// running ones get Config.DrainTimeout to finish, and the rest are
-// cancelled. Every response produced by then is written to out (and
-// flushed, when out has a Flush method) before the session closes.
+// closes its input (its in-flight calls are cancelled, killing their
+// process groups, and waited for), when out breaks, or when ctx ends: then
+// no new calls are accepted, running ones get Config.DrainTimeout to
+// finish, and the rest are cancelled. Unless out broke, every response
+// produced by then is written to out (and flushed, when out has a Flush
+// method) before the session closes, the answers to requests on the
+// client's last lines included. A client that does not read its responses
+// holds that up for answerWait at most: the writes still blocked then are
+// abandoned, so ServeStdio returns all the same.
 //
 // out must carry nothing but the protocol: the server never writes to it
 // otherwise, and logs go to Config.Logger.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	answers := newAnswerTracker()
-	w := &responseWriter{out: out, answers: answers, listed: s.cfg.Listed}
+	w := newResponseWriter(out, answers, s.cfg.Listed)
 	checked := &lineChecker{in: in, refuse: w.refuse, log: s.log}
+	r := newRequestReader(checked, answers)
 	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{
-		Reader: &requestReader{in: checked, answers: answers},
+		Reader: r,
 		Writer: w,
 		// The checker bounds every line it passes on and hands over one
 		// line per read, so the SDK's own bound, just above, is never
@@ -48,17 +54,25 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 
 	select {
 	case <-ended:
-		// The client went away: the SDK has cancelled its calls; wait for
-		// them so no process outlives ServeStdio.
+		// The output broke: the SDK has cancelled the calls; wait for them
+		// so no process outlives ServeStdio.
 		s.awaitCancelled()
 		return waitErr
+	case <-r.inputEnded():
+		// The client closed its input, which is how a stdio client leaves.
+		// The SDK has not seen the end (it would refuse to write from
+		// then on): cancel the calls here, and answer them below.
+		s.awaitCancelled()
 	case <-ctx.Done():
+		s.drain(s.cfg.DrainTimeout)
 	}
-	s.drain(s.cfg.DrainTimeout)
-	// The drained calls have returned, but the SDK writes their responses
-	// after that, and ServerSession.Close refuses every write from the
-	// moment it is called: close only once they are on the wire.
+	// The calls have returned, but the SDK writes their responses after
+	// that, and ServerSession.Close refuses every write from the moment it
+	// is called: close only once they are on the wire, or given up on.
+	// Close waits for the writes in progress, so those a client that does
+	// not read holds up are abandoned first.
 	s.awaitAnswers(answers, ended)
+	w.abandon()
 	ss.Close()
 	<-ended
 	return nil
@@ -97,21 +111,53 @@ const methodListen = "subscriptions/listen"
 // never contain raw newlines, so a line is exactly one frame; it is decoded
 // with the SDK's own decoder, so both agree on what is a request and what
 // its id is.
+//
+// The end of the input (or a failure to read it) is withheld from the SDK
+// until the transport is closed: the SDK stops writing the moment it reads
+// the end, which would drop the answers to the client's last requests.
+// inputEnded reports it to ServeStdio instead, which ends the session.
 type requestReader struct {
 	in      io.Reader
 	answers *answerTracker
 	lines   lineSplitter
+
+	err      error         // the input's end, withheld until closed
+	ended    chan struct{} // closed once err is set
+	closed   chan struct{} // closed by Close
+	endOnce  sync.Once
+	closeOne sync.Once
+}
+
+func newRequestReader(in io.Reader, answers *answerTracker) *requestReader {
+	return &requestReader{in: in, answers: answers, ended: make(chan struct{}), closed: make(chan struct{})}
 }
 
 func (r *requestReader) Read(p []byte) (int, error) {
+	select {
+	case <-r.ended:
+		<-r.closed
+		return 0, r.err
+	default:
+	}
 	n, err := r.in.Read(p)
 	r.lines.feed(p[:n], r.expect)
 	if err != nil {
 		// The SDK decodes a final message that lacks its newline.
 		r.lines.end(r.expect)
+		r.endOnce.Do(func() {
+			r.err = err
+			close(r.ended)
+		})
+		if n == 0 {
+			<-r.closed
+			return 0, err
+		}
 	}
-	return n, err
+	return n, nil
 }
+
+// inputEnded returns a channel closed once the input has ended.
+func (r *requestReader) inputEnded() <-chan struct{} { return r.ended }
 
 func (r *requestReader) expect(line []byte) {
 	for _, msg := range decodeLine(line) {
@@ -121,9 +167,10 @@ func (r *requestReader) expect(line []byte) {
 	}
 }
 
-// Close closes in if it can be closed: the SDK closes its transport when
-// the session ends.
+// Close closes in if it can be closed, and releases a Read withholding the
+// input's end: the SDK closes its transport when the session ends.
 func (r *requestReader) Close() error {
+	r.closeOne.Do(func() { close(r.closed) })
 	if c, ok := r.in.(io.Closer); ok {
 		return c.Close()
 	}
@@ -134,6 +181,12 @@ func (r *requestReader) Close() error {
 // when out buffers, and marks a response answered once it is written in
 // full. A write that fails leaves its requests unanswered: the broken
 // output ends the session, which ends the wait for them.
+//
+// Each write to out runs on a goroutine of its own, so that abandon can
+// end a write a client that stopped reading holds up: closing out cannot,
+// as a blocked write to a pipe keeps its descriptor open. The SDK never
+// reuses a buffer it wrote, so an abandoned write sends the bytes it was
+// given, should the client ever read them.
 type responseWriter struct {
 	out     io.Writer
 	answers *answerTracker
@@ -141,24 +194,59 @@ type responseWriter struct {
 	// (see Config.Listed), at most once.
 	listed func()
 
-	mu    sync.Mutex // serialises writes and guards lines
-	lines lineSplitter
+	mu        sync.Mutex // serialises writes and guards lines
+	lines     lineSplitter
+	abandoned chan struct{} // closed by abandon
+	abandonMu sync.Once
 }
+
+func newResponseWriter(out io.Writer, answers *answerTracker, listed func()) *responseWriter {
+	return &responseWriter{out: out, answers: answers, listed: listed, abandoned: make(chan struct{})}
+}
+
+// errOutputAbandoned fails the writes after abandon: the session is
+// closing and the client has not read what was written before.
+var errOutputAbandoned = errors.New("the client stopped reading its responses; the session is closing without them")
 
 func (w *responseWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	n, err := w.out.Write(p)
-	if err == nil {
-		if f, ok := w.out.(interface{ Flush() error }); ok {
-			err = f.Flush()
-		}
+	select {
+	case <-w.abandoned:
+		return 0, errOutputAbandoned
+	default:
 	}
-	if err != nil {
-		return n, err
+	type written struct {
+		n   int
+		err error
+	}
+	done := make(chan written, 1)
+	go func() {
+		n, err := w.out.Write(p)
+		if err == nil {
+			if f, ok := w.out.(interface{ Flush() error }); ok {
+				err = f.Flush()
+			}
+		}
+		done <- written{n, err}
+	}()
+	var res written
+	select {
+	case res = <-done:
+	case <-w.abandoned:
+		return 0, errOutputAbandoned
+	}
+	if res.err != nil {
+		return res.n, res.err
 	}
 	w.lines.feed(p, w.answer)
-	return n, nil
+	return res.n, nil
+}
+
+// abandon fails the write in progress and every later one. ServeStdio
+// calls it once it has waited for the answers as long as it will.
+func (w *responseWriter) abandon() {
+	w.abandonMu.Do(func() { close(w.abandoned) })
 }
 
 // refuse writes the error response to a line that carried no message: its

@@ -69,8 +69,7 @@ func TestRequestReaderExpectsAnAnswerForEveryCallItPassesOn(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newAnswerTracker()
-			r := &requestReader{in: &tt.chunks, answers: a}
-			got, err := io.ReadAll(r)
+			got, err := readAllReleased(newRequestReader(&tt.chunks, a))
 			if err != nil {
 				t.Fatalf("reading: %v", err)
 			}
@@ -87,10 +86,20 @@ func TestRequestReaderExpectsAnAnswerForEveryCallItPassesOn(t *testing.T) {
 	}
 }
 
+// readAllReleased reads r to the end of its input, closing it once the end
+// is reached, as ServeStdio does.
+func readAllReleased(r *requestReader) ([]byte, error) {
+	go func() {
+		<-r.inputEnded()
+		r.Close()
+	}()
+	return io.ReadAll(r)
+}
+
 func TestRequestReaderPassesTheStreamThroughUnchanged(t *testing.T) {
 	in := chunks{`{"jsonrpc":"2.0","id":1,"me`, `thod":"ping"}` + "\n" + `{"jsonrpc"`, `:"2.0","method":"x"}`}
 	want := strings.Join(in, "")
-	got, err := io.ReadAll(&requestReader{in: &in, answers: newAnswerTracker()})
+	got, err := readAllReleased(newRequestReader(&in, newAnswerTracker()))
 	if err != nil || string(got) != want {
 		t.Errorf("read %q, %v; want %q", got, err, want)
 	}
