@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -35,8 +36,9 @@ const maxStdioLine = mcp.DefaultMaxLineLength
 //     (-32600): a scalar, a batch (MCP removed batches in 2025-06-18 and
 //     the SDK refuses them from then on, so one rule holds for every
 //     version), an object the SDK rejects (wrong version tag, an id that is
-//     neither string nor number, nesting past the SDK's 1,000 levels), and
-//     a line over maxStdioLine bytes;
+//     neither string nor number, nesting past the SDK's 1,000 levels), an
+//     object whose numeric id the SDK would answer with another id (see
+//     checkNumericID), and a line over maxStdioLine bytes;
 //   - a blank line is skipped.
 //
 // The stdio transport forbids newlines inside a message, so a line is
@@ -137,7 +139,39 @@ func checkMessage(line []byte) (code int64, reason string) {
 	if _, err := jsonrpc.DecodeMessage(line); err != nil {
 		return jsonrpc.CodeInvalidRequest, err.Error()
 	}
+	if reason := checkNumericID(line); reason != "" {
+		return jsonrpc.CodeInvalidRequest, reason
+	}
 	return 0, ""
+}
+
+// maxExactID is the largest integer a float64 holds exactly, and so the
+// largest numeric id the SDK, which decodes numbers as float64 and then
+// keeps them as int64, answers with the id it was sent.
+const maxExactID = 1<<53 - 1
+
+// checkNumericID returns why the numeric id of a message the SDK decoded
+// cannot be answered with that id, or "" when it can (or the id is not a
+// number). The SDK answers an id of 1.5 as 1 and one past 2^63 as
+// -2^63: a client could not match the answer to its request, and two
+// requests could share an id. A literal that merely rounds to an integer
+// (1.0000000000000001) is answered with that integer, equal to it as a
+// float64.
+func checkNumericID(line []byte) string {
+	var msg struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &msg) != nil || len(msg.ID) == 0 {
+		return ""
+	}
+	if c := msg.ID[0]; c != '-' && (c < '0' || c > '9') {
+		return ""
+	}
+	f, err := strconv.ParseFloat(string(msg.ID), 64)
+	if err == nil && f == math.Trunc(f) && math.Abs(f) <= maxExactID {
+		return ""
+	}
+	return fmt.Sprintf("the id %s cannot be answered as sent; use a string or an integer from %d to %d", logExcerpt(msg.ID), -maxExactID, maxExactID)
 }
 
 func (c *lineChecker) refused(code int64, reason string, line []byte, size int) {

@@ -66,6 +66,10 @@ var malformedLines = []struct {
 	{"a batch", `[{"jsonrpc":"2.0","id":5,"method":"ping"}]`, -32600},
 	{"a batch with a repeated id", `[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"ping"}]`, -32600},
 	{"an id that is an object", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600},
+	{"an id with a fraction", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600},
+	{"an id one past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, -32600},
+	{"an id past int64", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`, -32600},
+	{"a negative id past -2^53", `{"jsonrpc":"2.0","id":-1e300,"method":"ping"}`, -32600},
 	{"another version tag", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, -32600},
 	{"nesting past the SDK's 1,000 levels", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"a":` + nested(1001, "") + `}}`, -32600},
 }
@@ -143,6 +147,24 @@ func TestServeStdioServesALineUpToTheBoundAndRefusesALongerOne(t *testing.T) {
 	resp = peer.Response(4)
 	if r, _ := resp["result"].(map[string]any); r == nil || r["isError"] == true {
 		t.Fatalf("a line of exactly %d bytes was not served: %.300s", maxStdioLine, fmt.Sprint(resp))
+	}
+}
+
+// TestServeStdioAnswersEveryNumericIDItAcceptsWithThatID sends the ids at
+// the edges of what the server accepts: each answer carries the id sent.
+func TestServeStdioAnswersEveryNumericIDItAcceptsWithThatID(t *testing.T) {
+	s, _ := newServer(t, Config{}, customSet(t, echoTool(t)))
+	peer, _, _ := rawStdio(t, s)
+	for _, id := range []string{"0", "-0", "9007199254740991", "-9007199254740991", "1e2", "7.0"} {
+		peer.Send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		msg := peer.Next("the answer to a ping with id " + id)
+		var want float64
+		if _, err := fmt.Sscan(id, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := msg["id"].(float64); !ok || got != want || msg["error"] != nil {
+			t.Errorf("ping with id %s got %.200s, want a result with that id", id, fmt.Sprint(msg))
+		}
 	}
 }
 
