@@ -51,7 +51,8 @@
 // A process that leaves the group on purpose (setsid, setpgid) escapes the
 // group kill: no portable unprivileged mechanism can follow it. Such a
 // process cannot hold a call open, though: the runner stops reading the
-// capture pipe a kill grace after the leader's exit, and the call returns.
+// capture pipe a kill grace after the leader's exit, and the call returns;
+// on Linux a process still holding the pipe then is killed (see procgroup).
 //
 // The package does not log and does not decide policy (which tools may run,
 // which need approval, how results are presented): callers do.

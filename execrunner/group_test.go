@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -170,7 +171,7 @@ func TestNormalExitKillsGrandchildrenLeftInTheGroup(t *testing.T) {
 
 // A process that leaves the group cannot be killed with it, but it cannot
 // hold the call open either: the capture stops reading its pipe after the
-// grace.
+// grace, and on Linux the process still holding the pipe then is killed.
 func TestProcessThatLeftTheGroupCannotHoldTheCallOpen(t *testing.T) {
 	c := helperCmd("escape")
 	c.KillGrace = testGrace
@@ -182,6 +183,11 @@ func TestProcessThatLeftTheGroupCannotHoldTheCallOpen(t *testing.T) {
 	killOnCleanup(t, escaped)
 	if res.ExitCode != 0 {
 		t.Fatalf("exit code %d", res.ExitCode)
+	}
+	if runtime.GOOS == "linux" {
+		if alive := waitGone(escaped); len(alive) > 0 {
+			t.Errorf("pid %d, which held the capture pipe past the grace, outlived the run", escaped)
+		}
 	}
 }
 

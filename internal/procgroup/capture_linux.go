@@ -22,7 +22,8 @@ type capture struct {
 
 // pipe is one read end and the sink it is read into.
 type pipe struct {
-	fd     int // read end, read in place; -1 once closed or handed to reader
+	fd     int    // read end, read in place; -1 once closed or handed to reader
+	ino    uint64 // the pipe's inode, which names it in /proc/PID/fd
 	sink   io.Writer
 	eof    bool        // every write end is closed
 	reader *pipeReader // the portable path, once taken
@@ -49,6 +50,10 @@ func newCapture(stdout, stderr io.Writer) (capture, writeEnds, error) {
 			return capture{}, writeEnds{}, os.NewSyscallError("pipe2", err)
 		}
 		c.pipes[i] = pipe{fd: fds[0], sink: plan.sinks[i]}
+		var st unix.Stat_t
+		if unix.Fstat(fds[0], &st) == nil {
+			c.pipes[i].ino = st.Ino
+		}
 		files[i] = os.NewFile(uintptr(fds[1]), "|1")
 	}
 	return c, newWriteEnds(plan, files), nil
@@ -112,13 +117,20 @@ func (g *Group) finishCapture(deadline time.Time) (cut bool) {
 	if !c.pollUntilEOF(deadline) {
 		c.readInBackground()
 	}
+	var held []uint64
 	for i := range c.n {
 		p := &c.pipes[i]
 		if p.reader != nil {
 			p.eof = p.reader.finish(deadline)
 		}
+		if !p.eof && p.ino != 0 {
+			held = append(held, p.ino)
+		}
 		cut = cut || !p.eof
 	}
+	// A pipe's inode names it for as long as any end is open, and a
+	// holder keeps the write end open.
+	killPipeHolders(held)
 	c.release()
 	return cut
 }

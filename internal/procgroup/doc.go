@@ -31,7 +31,9 @@
 //     a process that escaped the group and holds a pipe open cannot hold
 //     Wait, and output written before the deadline is not lost to a
 //     supervisor the machine was slow to schedule. Exit.OutputCut says
-//     whether the deadline ended the reading.
+//     whether the deadline ended the reading. On Linux every process still
+//     holding a pipe then (found in /proc) is killed: it can only be one
+//     the command left behind outside its group.
 //
 // On Linux the goroutine that calls Wait reads the pipes in place, waiting
 // for output and for the leader's exit in one ppoll(2) on the pipes and a
@@ -47,7 +49,8 @@
 // chooses the sinks, calls Stop for its own reasons (a timeout, a cancel, an
 // overflowing sink) and words the errors. A process that leaves the group
 // on purpose (setsid, setpgid) escapes the group kill: no portable
-// unprivileged mechanism can follow it. Outside Linux the leader is reaped
+// unprivileged mechanism can follow it, and only one that keeps a pipe
+// open past the drain grace is found and killed, on Linux. Outside Linux the leader is reaped
 // before the group is killed, so a pid reused at that instant could be
 // signalled; Linux is the platform fisk-mcp is built for.
 package procgroup
