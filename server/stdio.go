@@ -115,16 +115,18 @@ const methodListen = "subscriptions/listen"
 // The end of the input (or a failure to read it) is withheld from the SDK
 // until the transport is closed: the SDK stops writing the moment it reads
 // the end, which would drop the answers to the client's last requests.
-// inputEnded reports it to ServeStdio instead, which ends the session.
+// The SDK reads a cancellation of each unanswered request instead, and
+// inputEnded reports the end to ServeStdio, which ends the session.
 type requestReader struct {
 	in      io.Reader
 	answers *answerTracker
 	lines   lineSplitter
 
+	lastByte byte          // the last byte passed on
 	err      error         // the input's end, withheld until closed
+	tail     []byte        // passed on after the input's end (cancellations)
 	ended    chan struct{} // closed once err is set
 	closed   chan struct{} // closed by Close
-	endOnce  sync.Once
 	closeOne sync.Once
 }
 
@@ -133,27 +135,54 @@ func newRequestReader(in io.Reader, answers *answerTracker) *requestReader {
 }
 
 func (r *requestReader) Read(p []byte) (int, error) {
-	select {
-	case <-r.ended:
-		<-r.closed
-		return 0, r.err
-	default:
-	}
-	n, err := r.in.Read(p)
-	r.lines.feed(p[:n], r.expect)
-	if err != nil {
+	// The SDK reads on one goroutine: err and tail are its alone.
+	if r.err == nil {
+		n, err := r.in.Read(p)
+		r.lines.feed(p[:n], r.expect)
+		if n > 0 {
+			r.lastByte = p[n-1]
+		}
+		if err == nil {
+			return n, nil
+		}
 		// The SDK decodes a final message that lacks its newline.
 		r.lines.end(r.expect)
-		r.endOnce.Do(func() {
-			r.err = err
-			close(r.ended)
-		})
-		if n == 0 {
-			<-r.closed
-			return 0, err
+		r.err, r.tail = err, r.cancellations()
+		close(r.ended)
+		if n > 0 {
+			return n, nil
 		}
 	}
-	return n, nil
+	if len(r.tail) > 0 {
+		n := copy(p, r.tail)
+		r.tail = r.tail[n:]
+		return n, nil
+	}
+	<-r.closed
+	return 0, r.err
+}
+
+// cancellations is what the client would have sent had it cancelled every
+// request it left unanswered: the SDK's own way to end a request, which
+// also ends the waits the call tracker does not see (the SDK asking for a
+// person's approval on a legacy client's behalf). The SDK answers each
+// request all the same.
+func (r *requestReader) cancellations() []byte {
+	var b []byte
+	if r.lastByte != 0 && r.lastByte != '\n' {
+		b = append(b, '\n')
+	}
+	for _, id := range r.answers.pendingIDs() {
+		line, err := json.Marshal(map[string]any{
+			"jsonrpc": "2.0",
+			"method":  "notifications/cancelled",
+			"params":  map[string]any{"requestId": id.Raw(), "reason": "the client closed its input"},
+		})
+		if err == nil {
+			b = append(append(b, line...), '\n')
+		}
+	}
+	return b
 }
 
 // inputEnded returns a channel closed once the input has ended.

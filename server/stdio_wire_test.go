@@ -96,9 +96,12 @@ func readAllReleased(r *requestReader) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
+// The stream passes through unchanged; after its end come only the
+// cancellations of the requests it left unanswered, on lines of their own.
 func TestRequestReaderPassesTheStreamThroughUnchanged(t *testing.T) {
 	in := chunks{`{"jsonrpc":"2.0","id":1,"me`, `thod":"ping"}` + "\n" + `{"jsonrpc"`, `:"2.0","method":"x"}`}
-	want := strings.Join(in, "")
+	want := strings.Join(in, "") + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"the client closed its input","requestId":1}}` + "\n"
 	got, err := readAllReleased(newRequestReader(&in, newAnswerTracker()))
 	if err != nil || string(got) != want {
 		t.Errorf("read %q, %v; want %q", got, err, want)
