@@ -217,6 +217,30 @@ func startPiped(t *testing.T, args ...string) (cmd *exec.Cmd, stdin io.WriteClos
 	return cmd, stdin, stdout, logs
 }
 
+// rawServer is fisk-mcp started with args, spoken to line by line.
+type rawServer struct {
+	peer   *testsupport.RawPeer
+	stdin  io.WriteCloser // closing it is how a stdio client leaves
+	logs   *logBuffer     // fisk-mcp's stderr
+	exited <-chan error   // receives cmd.Wait's result
+}
+
+// startRaw starts fisk-mcp with args as a raw stdio peer; stdin is closed
+// when the test ends, and stderr logged if it failed.
+func startRaw(t *testing.T, args ...string) rawServer {
+	t.Helper()
+	cmd, stdin, stdout, logs := startPiped(t, args...)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		stdin.Close()
+		if t.Failed() {
+			t.Logf("fisk-mcp stderr:\n%s", logs.String())
+		}
+	})
+	return rawServer{peer: testsupport.NewRawPeer(t, stdin, stdout, patience), stdin: stdin, logs: logs, exited: exited}
+}
+
 func isExit(err error) bool {
 	var ee *exec.ExitError
 	return errors.As(err, &ee)

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // TestMalformedLinesAreAnsweredAndTheServerKeepsServing sends the binary
@@ -15,16 +13,8 @@ import (
 // them is served, and the server still exits cleanly when stdin closes,
 // killing the command then.
 func TestMalformedLinesAreAnsweredAndTheServerKeepsServing(t *testing.T) {
-	cmd, stdin, stdout, logs := startPiped(t, serveArgs(fixtureBin)...)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		stdin.Close()
-		if t.Failed() {
-			t.Logf("fisk-mcp stderr:\n%s", logs.String())
-		}
-	})
-	peer := testsupport.NewRawPeer(t, stdin, stdout, patience)
+	srv := startRaw(t, serveArgs(fixtureBin)...)
+	peer, stdin, logs, exited := srv.peer, srv.stdin, srv.logs, srv.exited
 	peer.Initialize(1, legacyProtocol)
 
 	pidFile := filepath.Join(t.TempDir(), "pids")

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-
-	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // TestClosingStdinWhileAnApprovalWaitsAnswersTheCallAndRunsNothing asks
@@ -14,16 +12,8 @@ import (
 // refused, nothing runs, and the server exits cleanly, without waiting out
 // the approval's two minutes.
 func TestClosingStdinWhileAnApprovalWaitsAnswersTheCallAndRunsNothing(t *testing.T) {
-	cmd, stdin, stdout, logs := startPiped(t, serveArgs(fixtureBin)...)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		stdin.Close()
-		if t.Failed() {
-			t.Logf("fisk-mcp stderr:\n%s", logs.String())
-		}
-	})
-	peer := testsupport.NewRawPeer(t, stdin, stdout, patience)
+	srv := startRaw(t, serveArgs(fixtureBin)...)
+	peer, stdin, exited := srv.peer, srv.stdin, srv.exited
 	resp := peer.Call(1, "initialize", map[string]any{
 		"protocolVersion": legacyProtocol,
 		"capabilities":    map[string]any{"elicitation": map[string]any{}},
