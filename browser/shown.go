@@ -1,8 +1,6 @@
 package browser
 
 import (
-	"unicode/utf8"
-
 	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
@@ -16,11 +14,11 @@ const maxShownField = 256
 // already and passes unchanged; one from anywhere else (a store's entry
 // written by another program) cannot reorder or hide text on the page.
 func shownRequest(r Request) Request {
-	r.Server = bounded(neutral(r.Server))
-	r.Tool = bounded(neutral(r.Tool))
+	r.Server = visible.Cut(neutral(r.Server), maxShownField)
+	r.Tool = visible.Cut(neutral(r.Tool), maxShownField)
 	r.CommandLine = neutral(r.CommandLine)
-	r.Trigger = bounded(neutral(r.Trigger))
-	r.Client = bounded(neutral(r.Client))
+	r.Trigger = visible.Cut(neutral(r.Trigger), maxShownField)
+	r.Client = visible.Cut(neutral(r.Client), maxShownField)
 	return r
 }
 
@@ -33,13 +31,4 @@ func neutral(s string) string { return visible.Escape(s, kept) }
 
 func kept(r rune) bool {
 	return r == '\t' || r == '\n' || r == '\r' || visible.Graphic(r)
-}
-
-// bounded cuts s to maxShownField runes, marking the cut.
-func bounded(s string) string {
-	if utf8.RuneCountInString(s) <= maxShownField {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxShownField-1]) + "…"
 }

@@ -7,8 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/browser"
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
 // Mode is how the gate reaches the person.
@@ -169,7 +171,7 @@ func askedBy(req *mcp.CallToolRequest) string {
 		if info.Version != "" {
 			name += " " + info.Version
 		}
-		name = shorten(name, maxClientLabel)
+		name = visible.Cut(name, maxClientLabel)
 	}
 	if id := req.Session.ID(); id != "" {
 		// Enough to tell sessions apart; the whole id, with the bearer
@@ -186,15 +188,6 @@ func askedBy(req *mcp.CallToolRequest) string {
 // maxClientLabel bounds, in runes, the client's own name and version on
 // the page: the client chooses them, and may choose them long.
 const maxClientLabel = 120
-
-// shorten cuts s to at most n runes, marking the cut.
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
 
 // tellWaiting sends a progress notification every waitingInterval, and
 // one at once, while the call waits in the browser, when the client sent a

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/browser"
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
 // DefaultTimeout is how long the gate waits for a person by default.
@@ -193,7 +195,7 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 	argsHash, err := hashArguments(args)
 	if err != nil {
 		// The error quotes a duplicate key, which the caller chose.
-		why := shorten(err.Error(), maxCauseShown)
+		why := visible.Cut(err.Error(), maxCauseShown)
 		return Decision{Code: CodeError, Detail: why,
 			Message: fmt.Sprintf("Not run: the arguments cannot be bound to an approval (%s); send them as one JSON object without duplicate keys.", why)}, nil, nil
 	}

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 	"github.com/fisk-mcp/fisk-mcp/schema"
 )
 
@@ -88,14 +88,6 @@ func (v *inputValidator) validate(input json.RawMessage) ([]byte, error) {
 // and a caller may send a value of megabytes or a hundred long keys.
 const maxViolationMessage = 300
 
-// shortened is msg cut to maxViolationMessage characters.
-func shortened(msg string) string {
-	if utf8.RuneCountInString(msg) <= maxViolationMessage {
-		return msg
-	}
-	return string([]rune(msg)[:maxViolationMessage]) + "…"
-}
-
 // violations flattens a jsonschema error into one violation per failing
 // keyword, each pointing at the offending value.
 func violations(ve *jsonschema.ValidationError) []schema.Violation {
@@ -103,7 +95,7 @@ func violations(ve *jsonschema.ValidationError) []schema.Violation {
 	var walk func(u jsonschema.OutputUnit)
 	walk = func(u jsonschema.OutputUnit) {
 		if u.Error != nil && len(u.Errors) == 0 {
-			out = append(out, schema.Violation{Pointer: u.InstanceLocation, Message: shortened(u.Error.String())})
+			out = append(out, schema.Violation{Pointer: u.InstanceLocation, Message: visible.Cut(u.Error.String(), maxViolationMessage)})
 		}
 		for _, c := range u.Errors {
 			walk(c)
@@ -111,7 +103,7 @@ func violations(ve *jsonschema.ValidationError) []schema.Violation {
 	}
 	walk(*ve.BasicOutput())
 	if len(out) == 0 {
-		out = append(out, schema.Violation{Message: shortened(ve.Error())})
+		out = append(out, schema.Violation{Message: visible.Cut(ve.Error(), maxViolationMessage)})
 	}
 	return out
 }

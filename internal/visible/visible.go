@@ -53,3 +53,13 @@ func Escape(s string, shown func(rune) bool) string {
 	}
 	return b.String()
 }
+
+// Cut returns s cut to at most n runes, the last of them "…" where it was
+// cut: what a person or a model is shown of text someone else chose.
+func Cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max(n-1, 0)]) + "…"
+}
