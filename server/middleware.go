@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"errors"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -32,6 +34,18 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			st.handled, st.rec.result = true, ResultUnknownTool
 			s.logCall(ctx, st.rec)
 			return nil, s.redactError(s.unknownToolError(s.tools.Load(), name))
+		}
+		ctx, stop, gone := endOnInputEnd(ctx)
+		defer stop()
+		if gone {
+			// Read before the end, begun after it: nobody would read what
+			// it did.
+			st.handled, st.rec.result = true, ResultCancelled
+			if t, ok := s.tools.Load().Lookup(st.rec.tool); ok {
+				st.rec.kind = exposure.KindOf(t)
+			}
+			s.logCall(ctx, st.rec)
+			return errorResult("nothing ran: %v before the call started", errInputEnded), nil
 		}
 		ctx = context.WithValue(ctx, callStateKey{}, st)
 		ctx = elicit.ReportRefusals(ctx, st.refused)
@@ -81,4 +95,46 @@ func (st *callState) refused(r elicit.Refusal) {
 	if st.rec.argv == st.rec.tool && r.CommandLine != "" {
 		st.rec.argv = r.CommandLine
 	}
+}
+
+// inputEndKey is the context key of a stdio session's input end: a channel
+// closed once the client has closed its input (see ServeStdio).
+type inputEndKey struct{}
+
+// errInputEnded is why a call of a stdio client that has left ends.
+var errInputEnded = errors.New("the client closed its input")
+
+// endOnInputEnd returns ctx, ended with errInputEnded as its cause once
+// the input of the stdio session it belongs to ends, and the function that
+// releases the watch. gone reports that the input had already ended. A
+// request of any other transport is returned as it is.
+//
+// Only calls are ended this way. A call can take as long as its command or
+// a person's approval (the gate's wait runs inside this context), and a
+// client that has left reads neither; every other request (a tools/list,
+// a ping) is answered at once, and answering it is what a client that
+// wrote its requests and closed its input expects.
+func endOnInputEnd(ctx context.Context) (_ context.Context, stop func(), gone bool) {
+	ended, ok := ctx.Value(inputEndKey{}).(<-chan struct{})
+	if !ok {
+		return ctx, func() {}, false
+	}
+	select {
+	case <-ended:
+		return ctx, func() {}, true
+	default:
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	release := make(chan struct{})
+	go func() {
+		select {
+		case <-ended:
+			cancel(errInputEnded)
+		case <-release:
+		}
+	}()
+	return ctx, func() {
+		close(release)
+		cancel(nil)
+	}, false
 }

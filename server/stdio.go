@@ -34,7 +34,10 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	w := newResponseWriter(out, answers, s.cfg.Listed)
 	checked := &lineChecker{in: in, refuse: w.refuse, log: s.log}
 	r := newRequestReader(checked, answers)
-	ss, err := s.mcp.Connect(ctx, &mcp.IOTransport{
+	// Every request's context carries the end of the input (the SDK
+	// passes the values of this context on), so that the call middleware
+	// can end the calls, and only the calls, when the client leaves.
+	ss, err := s.mcp.Connect(context.WithValue(ctx, inputEndKey{}, r.inputEnded()), &mcp.IOTransport{
 		Reader: r,
 		Writer: w,
 		// The checker bounds every line it passes on and hands over one
@@ -61,7 +64,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	case <-r.inputEnded():
 		// The client closed its input, which is how a stdio client leaves.
 		// The SDK has not seen the end (it would refuse to write from
-		// then on): cancel the calls here, and answer them below.
+		// then on). The call middleware has ended every call of the
+		// session (see endOnInputEnd); every other request is answered as
+		// usual, below.
 		s.awaitCancelled()
 	case <-ctx.Done():
 		s.drain(s.cfg.DrainTimeout)
@@ -115,8 +120,11 @@ const methodListen = "subscriptions/listen"
 // The end of the input (or a failure to read it) is withheld from the SDK
 // until the transport is closed: the SDK stops writing the moment it reads
 // the end, which would drop the answers to the client's last requests.
-// The SDK reads a cancellation of each unanswered request instead, and
-// inputEnded reports the end to ServeStdio, which ends the session.
+// inputEnded reports the end instead, to ServeStdio, which ends the
+// session once they are answered, and to the call middleware, which ends
+// the session's calls. Nothing is cancelled the SDK's way: a request it
+// has read but not yet begun would then be answered with a bare "context
+// canceled" and error code 0, a tools/list or a ping included.
 type requestReader struct {
 	in      io.Reader
 	answers *answerTracker
@@ -124,7 +132,7 @@ type requestReader struct {
 
 	lastByte byte          // the last byte passed on
 	err      error         // the input's end, withheld until closed
-	tail     []byte        // passed on after the input's end (cancellations)
+	tail     []byte        // passed on after the input's end
 	ended    chan struct{} // closed once err is set
 	closed   chan struct{} // closed by Close
 	closeOne sync.Once
@@ -147,7 +155,10 @@ func (r *requestReader) Read(p []byte) (int, error) {
 		}
 		// The SDK decodes a final message that lacks its newline.
 		r.lines.end(r.expect)
-		r.err, r.tail = err, r.cancellations()
+		r.err = err
+		if r.lastByte != 0 && r.lastByte != '\n' {
+			r.tail = []byte{'\n'} // ends the last line for the SDK
+		}
 		close(r.ended)
 		if n > 0 {
 			return n, nil
@@ -160,29 +171,6 @@ func (r *requestReader) Read(p []byte) (int, error) {
 	}
 	<-r.closed
 	return 0, r.err
-}
-
-// cancellations is what the client would have sent had it cancelled every
-// request it left unanswered: the SDK's own way to end a request, which
-// also ends the waits the call tracker does not see (the SDK asking for a
-// person's approval on a legacy client's behalf). The SDK answers each
-// request all the same.
-func (r *requestReader) cancellations() []byte {
-	var b []byte
-	if r.lastByte != 0 && r.lastByte != '\n' {
-		b = append(b, '\n')
-	}
-	for _, id := range r.answers.pendingIDs() {
-		line, err := json.Marshal(map[string]any{
-			"jsonrpc": "2.0",
-			"method":  "notifications/cancelled",
-			"params":  map[string]any{"requestId": id.Raw(), "reason": "the client closed its input"},
-		})
-		if err == nil {
-			b = append(append(b, line...), '\n')
-		}
-	}
-	return b
 }
 
 // inputEnded returns a channel closed once the input has ended.

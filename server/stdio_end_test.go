@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestServeStdioAnswersTheLastRequestsWhenTheClientClosesItsInput closes
@@ -113,5 +116,110 @@ func TestServeStdioReturnsThoughTheClientNeverReadsItsOutput(t *testing.T) {
 			}
 			wait(t, served, "ServeStdio to return with its output unread")
 		})
+	}
+}
+
+// TestServeStdioAnswersWhatAClientWroteBeforeClosingItsInput is a client
+// that writes its requests and closes its input at once, as
+// `printf ... | fisk-mcp serve` does: every request is answered with a
+// result, the list in full, and none with the bare "context canceled"
+// error (code 0) the SDK gives a request cancelled before it began.
+func TestServeStdioAnswersWhatAClientWroteBeforeClosingItsInput(t *testing.T) {
+	set := fixtureSet(t, exposure.Policy{})
+	want := 0
+	for _, tool := range set.Tools() {
+		if tool.MCPExposable() {
+			want++
+		}
+	}
+	// Repeated: before the fix, whether a request was begun before the
+	// end was read decided its fate, and a run could be lucky.
+	for round := range 5 {
+		s, _ := newServer(t, Config{}, set)
+		var out strings.Builder
+		in := strings.NewReader(strings.Join([]string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + legacyVersion + `","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+			`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`,
+		}, "\n"))
+		if err := s.ServeStdio(context.Background(), in, &out); err != nil {
+			t.Fatalf("round %d: ServeStdio: %v", round, err)
+		}
+		answers := map[float64]map[string]any{}
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var msg map[string]any
+			if err := json.Unmarshal([]byte(line), &msg); err != nil {
+				t.Fatalf("round %d: an answer is not JSON: %.200s", round, line)
+			}
+			id, _ := msg["id"].(float64)
+			answers[id] = msg
+		}
+		for id := 1.0; id <= 4; id++ {
+			msg := answers[id]
+			if msg == nil || msg["error"] != nil || msg["result"] == nil {
+				t.Fatalf("round %d: request %v was answered with %.300v, want a result", round, id, msg)
+			}
+		}
+		for _, id := range []float64{2, 4} {
+			tools, _ := answers[id]["result"].(map[string]any)["tools"].([]any)
+			if len(tools) != want {
+				t.Fatalf("round %d: tools/list %v listed %d tools, want %d", round, id, len(tools), want)
+			}
+		}
+	}
+}
+
+// TestCallsOfAClientThatClosedItsInputRunNothing: a call the SDK begins
+// after the client closed its input (it was read before) is answered
+// that nothing ran, and its command does not start; a call under way when
+// the input ends has its context ended with that cause.
+func TestCallsOfAClientThatClosedItsInputRunNothing(t *testing.T) {
+	s, logs := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	ended := make(chan struct{})
+	ctx := context.WithValue(context.Background(), inputEndKey{}, (<-chan struct{})(ended))
+	pidFile := tempPath(t, "pid")
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{
+		Name:      "spawn",
+		Arguments: json.RawMessage(fmt.Sprintf(`{"context":"test","for":"1h","pid-file":%q}`, pidFile)),
+	}}
+
+	// Under way: the handler sees its context end, with the cause.
+	begun, cause := make(chan struct{}), make(chan error, 1)
+	running := background(func() error {
+		_, err := s.callMiddleware(func(ctx context.Context, _ string, _ mcp.Request) (mcp.Result, error) {
+			close(begun)
+			<-ctx.Done()
+			cause <- context.Cause(ctx)
+			return nil, ctx.Err()
+		})(ctx, "tools/call", req)
+		return err
+	})
+	wait(t, begun, "the call to begin")
+	close(ended)
+	if got := wait(t, cause, "the call's context to end"); !errors.Is(got, errInputEnded) {
+		t.Errorf("the running call ended with %v, want %v", got, errInputEnded)
+	}
+	wait(t, running, "the running call to return")
+
+	// Begun after the end: refused before the handler.
+	res, err := s.callMiddleware(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		t.Error("the handler ran for a call begun after the client closed its input")
+		return nil, nil
+	})(ctx, "tools/call", req)
+	if err != nil {
+		t.Fatalf("the call begun after the end: %v", err)
+	}
+	got, _ := res.(*mcp.CallToolResult)
+	if got == nil || !got.IsError || !strings.Contains(text(got), "nothing ran: the client closed its input") {
+		t.Fatalf("the call begun after the end got %#v, want an isError result saying nothing ran", res)
+	}
+	if exists(t, pidFile) {
+		t.Error("spawn ran")
+	}
+	recs := logs.records("tool call")
+	if len(recs) == 0 || recs[len(recs)-1]["result"] != string(ResultCancelled) || recs[len(recs)-1]["kind"] != "application" {
+		t.Errorf("the refused call's line is %v, want result %q and kind application", recs, ResultCancelled)
 	}
 }
