@@ -55,6 +55,12 @@ type LoadOptions struct {
 	// needs no setting up, and one that cannot be used only costs the
 	// hash.
 	ContentCache string
+	// Document, when set, is called with the document each app printed,
+	// by its index in apps, before it is decoded; it may be called again
+	// for an app whose binary changed while it was introspected, with the
+	// document of the introspection repeated. Calls for different apps
+	// may run at once. It must not modify or keep the slice.
+	Document func(app int, doc []byte)
 }
 
 // Load introspects every app (concurrently; results keep the configured
@@ -87,8 +93,12 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 	}
 	cache := newContentCache(o.ContentCache)
 	for i, a := range apps {
+		io := o.Introspect
+		if o.Document != nil {
+			io.Document = func(doc []byte) { o.Document(i, doc) }
+		}
 		wg.Go(func() {
-			loaded[i], errs[i] = introspectApp(ctx, a, o.Introspect, cache)
+			loaded[i], errs[i] = introspectApp(ctx, a, io, cache)
 		})
 	}
 	wg.Wait()

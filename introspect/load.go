@@ -76,6 +76,10 @@ type Options struct {
 	Timeout time.Duration
 	// MaxBytes bounds stdout; 0 means MaxDocument. More is a rejection.
 	MaxBytes int64
+	// Document, when set, is called with the document the binary printed,
+	// once it exited successfully and before the document is decoded. It
+	// must not modify or keep the slice.
+	Document func(doc []byte)
 }
 
 // Load runs path --fisk-introspect and returns the decoded application
@@ -92,6 +96,9 @@ func Load(ctx context.Context, path string, opts Options) (*fisk.ApplicationMode
 	out, err := run(ctx, path, bin, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Document != nil {
+		opts.Document(out)
 	}
 	app, err := decode(out)
 	if err != nil {

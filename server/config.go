@@ -92,6 +92,9 @@ type Config struct {
 	// after). It runs on the writer, before the next line is written, so
 	// it must return promptly.
 	Listed func()
+	// AwaitingSet, when set, is called when a call first waits for the
+	// tool set of a server NewEarly made, at most once.
+	AwaitingSet func()
 }
 
 // withDefaults returns c with every zero field replaced by its default.

@@ -28,24 +28,33 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		st := newCallState(call)
-		if name := st.rec.tool; !s.answers(name) {
-			// Answered here rather than by the SDK, with the names the
-			// caller most likely meant; the line records the attempt.
-			st.handled, st.rec.result = true, ResultUnknownTool
-			s.logCall(ctx, st.rec)
-			return nil, s.redactError(s.unknownToolError(s.tools.Load(), name))
-		}
 		ctx, stop, gone := endOnInputEnd(ctx)
 		defer stop()
 		if gone {
 			// Read before the end, begun after it: nobody would read what
 			// it did.
 			st.handled, st.rec.result = true, ResultCancelled
-			if t, ok := s.tools.Load().Lookup(st.rec.tool); ok {
-				st.rec.kind = exposure.KindOf(t)
+			if set := s.tools.Load(); set != nil {
+				if t, ok := set.Lookup(st.rec.tool); ok {
+					st.rec.kind = exposure.KindOf(t)
+				}
 			}
 			s.logCall(ctx, st.rec)
 			return errorResult("nothing ran: %v before the call started", errInputEnded), nil
+		}
+		if err := s.awaitReady(ctx); err != nil {
+			// A server NewEarly made, whose set never came, or a client
+			// that left or cancelled while it was on its way.
+			st.handled, st.rec.result = true, ResultCancelled
+			s.logCall(ctx, st.rec)
+			return errorResult("nothing ran: %v", err), nil
+		}
+		if name := st.rec.tool; !s.answers(name) {
+			// Answered here rather than by the SDK, with the names the
+			// caller most likely meant; the line records the attempt.
+			st.handled, st.rec.result = true, ResultUnknownTool
+			s.logCall(ctx, st.rec)
+			return nil, s.redactError(s.unknownToolError(s.tools.Load(), name))
 		}
 		ctx = context.WithValue(ctx, callStateKey{}, st)
 		ctx = elicit.ReportRefusals(ctx, st.refused)

@@ -178,6 +178,13 @@ func sameDescriptor(a, b *mcp.Tool) bool {
 
 // addTools registers each of regs with the SDK.
 func (s *Server) addTools(regs []registration) {
+	if s.onAddTools != nil && len(regs) > 0 {
+		names := make([]string, len(regs))
+		for i, r := range regs {
+			names[i] = r.tool.Name
+		}
+		s.onAddTools(names)
+	}
 	concurrently(len(regs), func(i int) { s.mcp.AddTool(regs[i].tool, regs[i].handler) })
 }
 

@@ -31,12 +31,26 @@ type Server struct {
 	listing atomic.Pointer[listing]
 	catalog atomic.Pointer[catalogView]
 
+	// ready is closed once the server has its tool set: by New, or by
+	// Complete on a server NewEarly made, which holds early until then.
+	// abandoned is closed by Abandon, with abandonErr its reason.
+	ready       chan struct{}
+	early       *Early
+	abandoned   chan struct{}
+	abandonOnce sync.Once
+	abandonErr  error
+	// awaitingOnce calls Config.AwaitingSet once.
+	awaitingOnce sync.Once
+
 	// onSlotWait, when set by tests, is called when a call starts waiting
 	// for a concurrency slot.
 	onSlotWait func(tool string)
 	// onPrepare, when set by tests, is called each time a call is
 	// validated and rendered (Tool.Prepare).
 	onPrepare func(tool string)
+	// onAddTools, when set by tests, is called with the names of the
+	// tools registered with the SDK, before they are.
+	onAddTools func(names []string)
 }
 
 // New returns a server over tools, registering every MCP-exposable tool of
@@ -46,17 +60,31 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 	if tools == nil || tools.Load() == nil {
 		return nil, errors.New("server: no tool set to serve; load one with exposure.Load and wrap it in exposure.NewCurrent")
 	}
+	s, err := construct(cfg, tools)
+	if err != nil {
+		return nil, err
+	}
+	s.register(tools.Load())
+	close(s.ready)
+	return s, nil
+}
+
+// construct returns a server over tools with nothing registered, not yet
+// ready (see awaitReady).
+func construct(cfg Config, tools *exposure.Current) (*Server, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{
-		cfg:   cfg,
-		log:   cfg.Logger,
-		tools: tools,
-		slots: newSlotPool(cfg.Concurrency, cfg.ClientConcurrency),
-		calls: newCallTracker(),
-		added: map[string]registration{},
+		cfg:       cfg,
+		log:       cfg.Logger,
+		tools:     tools,
+		slots:     newSlotPool(cfg.Concurrency, cfg.ClientConcurrency),
+		calls:     newCallTracker(),
+		added:     map[string]registration{},
+		ready:     make(chan struct{}),
+		abandoned: make(chan struct{}),
 	}
 	caps := capabilities()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
@@ -73,7 +101,6 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(s.callMiddleware)
 	s.mcp.AddReceivingMiddleware(s.listMiddleware)
 	s.mcp.AddReceivingMiddleware(undeclaredMethods(caps))
-	s.register(tools.Load())
 	return s, nil
 }
 
@@ -140,6 +167,20 @@ type registering struct {
 // both (see listMiddleware). It changes nothing; s.publish is held.
 func (s *Server) planRegistrations(set *exposure.ToolSet) registering {
 	deferred := s.deferred(set)
+	want := s.wanted(set, deferred)
+	p := registering{listing: listingOf(want, deferred), add: s.changed(want)}
+	for name := range s.added {
+		if _, ok := want[name]; !ok {
+			p.gone = append(p.gone, name)
+		}
+	}
+	sort.Strings(p.gone)
+	return p
+}
+
+// wanted is every registration set needs: its tools' and, when it is
+// deferred, the discovery tools'.
+func (s *Server) wanted(set *exposure.ToolSet, deferred bool) map[string]registration {
 	want := s.registrations(set, deferred)
 	if deferred {
 		for _, d := range discoveryTools {
@@ -151,14 +192,7 @@ func (s *Server) planRegistrations(set *exposure.ToolSet) registering {
 			want[d.name] = registration{tool: desc, listed: desc, wire: wire, handler: d.handler(s), noDefer: true}
 		}
 	}
-	p := registering{listing: listingOf(want, deferred), add: s.changed(want)}
-	for name := range s.added {
-		if _, ok := want[name]; !ok {
-			p.gone = append(p.gone, name)
-		}
-	}
-	sort.Strings(p.gone)
-	return p
+	return want
 }
 
 // applyRegistrations puts p's list in force, then changes the SDK's

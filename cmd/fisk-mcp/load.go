@@ -43,10 +43,13 @@ func contentCacheDir() string {
 }
 
 // load introspects every app and builds the set; a name collision fails it.
-func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
+// document, when not nil, is given each app's document before it is
+// decoded (see exposure.LoadOptions.Document).
+func (l loader) load(ctx context.Context, document func(app int, doc []byte)) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
 		Introspect:   introspect.Options{Env: l.env.For(nil)},
 		ContentCache: l.cache,
+		Document:     document,
 	})
 }
 

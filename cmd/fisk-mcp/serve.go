@@ -67,64 +67,193 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		// replaced while it runs is reloaded once the watcher starts.
 		w.Baseline = w.Snapshot()
 	}
-	set, err := l.load(ctx)
-	if err != nil {
+	stdio := sp.HTTP.Addr == ""
+	// The apps are loaded while the rest is opened. When the rest fails,
+	// the load is abandoned, and its error is reported instead only if it
+	// has already failed.
+	loadCtx, cancelLoad := context.WithCancel(ctx)
+	defer cancelLoad()
+	var early *earlyList
+	if stdio {
+		early = newEarlyList(loadCtx, p, earlyListDir())
+		sp.Server.AwaitingSet = early.release
+	}
+	loaded := make(chan loadResult, 1)
+	go func() {
+		var document func(int, []byte)
+		if early != nil {
+			document = early.document
+		}
+		set, err := l.load(loadCtx, document)
+		loaded <- loadResult{set, err}
+	}()
+	failed := func(err error) error {
+		select {
+		case r := <-loaded:
+			if r.err != nil {
+				return r.err
+			}
+		default:
+			cancelLoad()
+			<-loaded
+		}
 		return err
 	}
 
 	replay, closeStore, err := natsstore.OpenSetting(ctx, sp.replayStore, sp.Replay, log)
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	defer closeStore()
 	sp.Approval.Replay = replay
 	asker, page, closeApprovals, err := openApprovals(ctx, sp, log)
 	if err != nil {
-		return err
+		return failed(err)
 	}
 	defer closeApprovals()
 	sp.Approval.Browser, sp.HTTP.Approvals = asker, page
 	warnApprovalWait(log, sp.Approval)
-	stdio := sp.HTTP.Addr == ""
 	var srv *server.Server
-	if stdio {
-		// The start-up ends a little after the first list is written, or
-		// when a client that does not list has had its time (see
-		// startupSettle); then, with the CPUs idle, a deferred set's
-		// search index is built before the model's first search. A timer
-		// that fires after serving has ended does nothing: restoreGC has
-		// run by then.
-		sp.Server.Listed = func() {
-			time.AfterFunc(startupSettle, func() {
-				restoreGC()
-				srv.PrepareSearch()
-			})
+	if !stdio {
+		r := <-loaded
+		if r.err != nil {
+			return r.err
 		}
-		defer time.AfterFunc(startupGCWindow, restoreGC).Stop()
+		if srv, err = newServer(p, l, r.set, log); err != nil {
+			return err
+		}
+		// A shared server's first list is one client's among many: its
+		// start-up ends when it begins to serve.
+		restoreGC()
+		go srv.PrepareSearch()
+		stopWatch := func() {}
+		defer func() { stopWatch() }()
+		return serveHTTP(ctx, p, srv, func(addr string) {
+			announce(log, p, l, r.set, addr)
+			stopWatch = c.watch(ctx, w, l, srv, log)
+		})
 	}
-	srv, err = newServer(p, l, set, log)
-	if err != nil {
+
+	// The start-up ends a little after the first list is written, or
+	// when a client that does not list has had its time (see
+	// startupSettle); then, with the CPUs idle, a deferred set's search
+	// index is built before the model's first search, and the list is
+	// kept for the next start. A timer that fires after serving has ended
+	// does nothing: restoreGC has run by then.
+	sp.Server.Listed = func() {
+		early.release()
+		time.AfterFunc(startupSettle, func() {
+			restoreGC()
+			srv.PrepareSearch()
+			keepEarly(early, srv, log)
+		})
+	}
+	defer time.AfterFunc(startupGCWindow, restoreGC).Stop()
+
+	var kept *server.Early
+	var r loadResult
+	got := false
+	if early != nil {
+		select {
+		case kept = <-early.decided:
+		case r = <-loaded:
+			got = true
+		}
+	}
+	if kept != nil && !got {
+		if srv, err = newEarlyServer(p, l, kept, log); err == nil {
+			return c.serveEarly(ctx, p, l, srv, w, early, loaded, cancelLoad, log)
+		}
+		log.Debug("the list kept by an earlier start cannot be served; building it", "err", err)
+		early.release()
+	}
+	if !got {
+		r = <-loaded
+	}
+	if r.err != nil {
+		return r.err
+	}
+	if srv, err = newServer(p, l, r.set, log); err != nil {
 		return err
 	}
-	if stdio {
-		announce(log, p, l, set, "")
-		defer c.watch(ctx, w, l, srv, log)()
-		return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
+	announce(log, p, l, r.set, "")
+	defer c.watch(ctx, w, l, srv, log)()
+	defer keepEarly(early, srv, log)
+	return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
+}
+
+// keepEarly keeps srv's list for the next start, when it is to be kept
+// and was not yet (see earlyList.keep).
+func keepEarly(early *earlyList, srv *server.Server, log *slog.Logger) {
+	if err := early.keep(srv); err != nil {
+		log.Debug("the first tools/list could not be kept for the next start", "err", err)
 	}
-	// A shared server's first list is one client's among many: its
-	// start-up ends when it begins to serve.
-	restoreGC()
-	go srv.PrepareSearch()
-	stopWatch := func() {}
-	defer func() { stopWatch() }()
-	return serveHTTP(ctx, p, srv, func(addr string) {
-		announce(log, p, l, set, addr)
-		stopWatch = c.watch(ctx, w, l, srv, log)
-	})
+}
+
+// loadResult is what the first load gave.
+type loadResult struct {
+	set *exposure.ToolSet
+	err error
+}
+
+// serveEarly serves stdio with srv, which NewEarly made, while the first
+// load finishes: its set is then put in force (Complete), or, if it
+// failed, serving ends with its error and the calls waiting for the set
+// are answered that nothing ran. A client that leaves first ends the load.
+func (c *cli) serveEarly(ctx context.Context, p *plan, l loader, srv *server.Server, w *watch.Watcher, early *earlyList,
+	loaded <-chan loadResult, cancelLoad context.CancelFunc, log *slog.Logger) error {
+	serveCtx, stopServing := context.WithCancel(ctx)
+	defer stopServing()
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeStdio(serveCtx, os.Stdin, os.Stdout) }()
+	var r loadResult
+	select {
+	case r = <-loaded:
+	case err := <-served:
+		cancelLoad()
+		srv.Abandon(errors.New("the client left before the tools were loaded"))
+		<-loaded
+		return err
+	}
+	if r.err != nil {
+		srv.Abandon(r.err)
+		stopServing()
+		<-served
+		return r.err
+	}
+	if !srv.Complete(r.set) {
+		early.save.Store(true) // kept again, as the set lists it
+	}
+	announce(log, p, l, r.set, "")
+	stopWatch := c.watch(ctx, w, l, srv, log)
+	err := <-served
+	stopWatch()
+	keepEarly(early, srv, log)
+	return err
 }
 
 // newServer builds the server and its approval gate from the plan.
 func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*server.Server, error) {
+	cfg, err := serverConfig(p, l, log)
+	if err != nil {
+		return nil, err
+	}
+	return server.New(cfg, exposure.NewCurrent(set))
+}
+
+// newEarlyServer builds the server that answers with early until the
+// first load completes it (see server.NewEarly).
+func newEarlyServer(p *plan, l loader, early *server.Early, log *slog.Logger) (*server.Server, error) {
+	cfg, err := serverConfig(p, l, log)
+	if err != nil {
+		return nil, err
+	}
+	return server.NewEarly(cfg, early)
+}
+
+// serverConfig is the server's configuration, its approval gate
+// included, from the plan.
+func serverConfig(p *plan, l loader, log *slog.Logger) (server.Config, error) {
 	sp := p.Serving
 	secrets := l.env.Secrets()
 	if sp.HTTP.Token != "" {
@@ -137,10 +266,10 @@ func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*ser
 	opts.ServerName = cfg.Name
 	gate, err := elicit.NewGate(opts)
 	if err != nil {
-		return nil, err
+		return server.Config{}, err
 	}
 	cfg.Version, cfg.Env, cfg.Redactor, cfg.Gate, cfg.Logger = buildVersion(), l.env, execrunner.NewRedactor(secrets...), gate, log
-	return server.New(cfg, exposure.NewCurrent(set))
+	return cfg, nil
 }
 
 // serveHTTP binds the address, calls started with the bound address, and

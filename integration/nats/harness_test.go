@@ -106,7 +106,13 @@ func (s sandbox) env() []string {
 // contentCache is where fisk-mcp keeps binaries' content hashes in the
 // sandbox.
 func (s sandbox) contentCache() string {
-	return filepath.Join(s.home, "cache", "fisk-mcp", "content")
+	return filepath.Join(s.cache(), "content")
+}
+
+// cache is fisk-mcp's cache directory in the sandbox: the content hashes
+// and the lists kept for the next start.
+func (s sandbox) cache() string {
+	return filepath.Join(s.home, "cache", "fisk-mcp")
 }
 
 // serve starts `fisk-mcp serve ARGS... nats` over stdio in the sandbox and

@@ -23,7 +23,9 @@ import (
 // start → first tools/list over stdio with the SDK's CommandTransport
 // (process start, introspection, decoding, schema compilation, the tool set,
 // registration, the handshake and every page of the list), deferred (the
-// default for nats), in full, and in full with output schemas; and, apart,
+// default for nats), in full, and in full with output schemas, each start
+// finding what the one before it kept, as a person's next start does, and
+// deferred and in full as a first start, with nothing kept; and, apart,
 // the content hash a load takes of the binary concurrently with the
 // introspection. Compare them
 // with benchstat; the ratio is what serving costs on top of the floor.
@@ -102,6 +104,7 @@ func BenchmarkStartup(b *testing.B) {
 		{"serve", nil, 0, false},
 		{"serve-first", nil, 0, true},
 		{"serve-full", []string{"--defer", "never"}, natsVisibleLeaves, false},
+		{"serve-full-first", []string{"--defer", "never"}, natsVisibleLeaves, true},
 		{"serve-full-output-schema", []string{"--defer", "never", "--output-schema"}, natsVisibleLeaves, false},
 	} {
 		for _, bin := range bins {
@@ -174,15 +177,17 @@ func benchmarkServeRaw(b *testing.B, sb sandbox, fiskMCP, nats string, extra []s
 
 // benchmarkServe measures start → first tools/list of fiskMCP serving nats
 // with args; tools is how many it must list, 0 for any number. Every start
-// but a first one finds the binary's content hash kept by the one before
-// (see exposure.LoadOptions.ContentCache), as a person's next start does;
-// a first one has it removed beforehand.
+// but a first one finds what the one before kept, as a person's next
+// start does: the binary's content hash (see
+// exposure.LoadOptions.ContentCache) and the first list (see
+// internal/listcache); a first one has fisk-mcp's cache removed
+// beforehand.
 func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int, first bool) {
 	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
 	var before func()
 	if first {
 		before = func() {
-			if err := os.RemoveAll(sb.contentCache()); err != nil {
+			if err := os.RemoveAll(sb.cache()); err != nil {
 				b.Fatal(err)
 			}
 		}
