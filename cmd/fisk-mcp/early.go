@@ -32,8 +32,8 @@ type earlyList struct {
 	key     listcache.Key
 	decided chan *server.Early // buffered; receives once
 
-	save atomic.Bool // the start's own list is to be kept
-	kept sync.Once
+	save  atomic.Bool // the start's own list is to be kept
+	saved bool        // under mu: it was
 
 	// held holds the set's build after a list was found, until release
 	// closes it or ctx, the load's, ends.
@@ -132,10 +132,12 @@ func (e *earlyList) document(app int, doc []byte) {
 	if kept == nil {
 		return
 	}
-	// The set is built after the list is written: building it beside
-	// the writing takes the CPUs the client's first list waits for. A
-	// call waits for the set all the same, so it ends the hold at once,
-	// and an idle client has it end after holdLimit.
+	// The set is built once the client has its list: building it beside
+	// the writing and the client's reading of the list takes the CPUs the
+	// client waits for. That is a little after the list is written (see
+	// startupSettle), or at once when a call, which waits for the set,
+	// arrives; a client that neither lists nor calls has it built after
+	// holdLimit.
 	e.mu.Unlock()
 	defer e.mu.Lock()
 	timer := time.NewTimer(holdLimit)
@@ -149,7 +151,7 @@ func (e *earlyList) document(app int, doc []byte) {
 
 // holdLimit bounds the wait of the set's build for the first list or
 // call (see document).
-const holdLimit = time.Second
+const holdLimit = startupGCWindow
 
 // release ends the hold on the set's build; it may be called any number
 // of times.
@@ -159,25 +161,21 @@ func (e *earlyList) release() {
 	}
 }
 
-// keep saves srv's list, when the start's own list is to be kept, once:
-// a little after the first list is written, or when serving ends,
-// whichever comes first. srv has its set by then, or there is nothing to
-// keep.
-func (e *earlyList) keep(srv *server.Server) (err error) {
-	if e == nil {
+// keep saves srv's list, when the start's own list is to be kept and was
+// not yet, and srv has its set.
+func (e *earlyList) keep(srv *server.Server) error {
+	if e == nil || !e.save.Load() {
 		return nil
 	}
-	e.kept.Do(func() {
-		if !e.save.Load() {
-			return
-		}
-		e.mu.Lock()
-		decided := e.missing == 0
-		key := e.key
-		e.mu.Unlock()
-		if list := srv.Early(); decided && list != nil {
-			err = e.store.Save(key, list)
-		}
-	})
-	return err
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.saved || e.missing > 0 {
+		return nil
+	}
+	list := srv.Early()
+	if list == nil {
+		return nil
+	}
+	e.saved = true
+	return e.store.Save(e.key, list)
 }

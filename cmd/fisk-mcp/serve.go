@@ -136,13 +136,14 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 
 	// The start-up ends a little after the first list is written, or
 	// when a client that does not list has had its time (see
-	// startupSettle); then, with the CPUs idle, a deferred set's search
-	// index is built before the model's first search, and the list is
-	// kept for the next start. A timer that fires after serving has ended
-	// does nothing: restoreGC has run by then.
+	// startupSettle); then, with the CPUs idle, a start that answered
+	// with a kept list builds its set (see earlyList.document), a
+	// deferred set's search index is built before the model's first
+	// search, and the list is kept for the next start. A timer that fires
+	// after serving has ended does nothing: restoreGC has run by then.
 	sp.Server.Listed = func() {
-		early.release()
 		time.AfterFunc(startupSettle, func() {
+			early.release()
 			restoreGC()
 			srv.PrepareSearch()
 			keepEarly(early, srv, log)
@@ -223,7 +224,9 @@ func (c *cli) serveEarly(ctx context.Context, p *plan, l loader, srv *server.Ser
 	}
 	if !srv.Complete(r.set) {
 		early.save.Store(true) // kept again, as the set lists it
+		keepEarly(early, srv, log)
 	}
+	srv.PrepareSearch()
 	announce(log, p, l, r.set, "")
 	stopWatch := c.watch(ctx, w, l, srv, log)
 	err := <-served
