@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,6 +41,8 @@ type earlyList struct {
 	ctx         context.Context
 	held        chan struct{}
 	releaseOnce sync.Once
+	why         string // what ended the hold, set before held is closed
+	log         *slog.Logger
 }
 
 // earlyListDir is where lists are kept: fisk-mcp/lists under the user's
@@ -63,7 +66,7 @@ func earlyListDir() string {
 // the configuration file's content. It is deliberately all of them rather
 // than the settings they make: a start that differs in anything at all
 // builds its list, as it would without a cache.
-func newEarlyList(ctx context.Context, p *plan, dir string) *earlyList {
+func newEarlyList(ctx context.Context, p *plan, dir string, log *slog.Logger) *earlyList {
 	if dir == "" {
 		return nil
 	}
@@ -97,7 +100,7 @@ func newEarlyList(ctx context.Context, p *plan, dir string) *earlyList {
 		store: listcache.Store{Dir: dir}, base: k, now: time.Now(),
 		docs: make([][32]byte, n), have: make([]bool, n), missing: n,
 		decided: make(chan *server.Early, 1),
-		ctx:     ctx, held: make(chan struct{}),
+		ctx:     ctx, held: make(chan struct{}), log: log,
 	}
 }
 
@@ -144,8 +147,10 @@ func (e *earlyList) document(app int, doc []byte) {
 	defer timer.Stop()
 	select {
 	case <-e.held:
+		e.log.Debug("building the tool set behind the kept list", "because", e.why)
 	case <-e.ctx.Done():
 	case <-timer.C:
+		e.log.Debug("building the tool set behind the kept list", "because", "no list or call came within "+holdLimit.String())
 	}
 }
 
@@ -153,13 +158,19 @@ func (e *earlyList) document(app int, doc []byte) {
 // call (see document).
 const holdLimit = startupGCWindow
 
-// release ends the hold on the set's build; it may be called any number
-// of times.
-func (e *earlyList) release() {
+// release ends the hold on the set's build, saying why; only the first
+// call counts.
+func (e *earlyList) release(why string) {
 	if e != nil {
-		e.releaseOnce.Do(func() { close(e.held) })
+		e.releaseOnce.Do(func() {
+			e.why = why
+			close(e.held)
+		})
 	}
 }
+
+// releaseForCall is release for a call that waits for the set.
+func (e *earlyList) releaseForCall() { e.release("a call waits for it") }
 
 // keep saves srv's list, when the start's own list is to be kept and was
 // not yet, and srv has its set.

@@ -75,8 +75,8 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	defer cancelLoad()
 	var early *earlyList
 	if stdio {
-		early = newEarlyList(loadCtx, p, earlyListDir())
-		sp.Server.AwaitingSet = early.release
+		early = newEarlyList(loadCtx, p, earlyListDir(), log)
+		sp.Server.AwaitingSet = early.releaseForCall
 	}
 	loaded := make(chan loadResult, 1)
 	go func() {
@@ -143,7 +143,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	// after serving has ended does nothing: restoreGC has run by then.
 	sp.Server.Listed = func() {
 		time.AfterFunc(startupSettle, func() {
-			early.release()
+			early.release("the start-up is over")
 			restoreGC()
 			srv.PrepareSearch()
 			keepEarly(early, srv, log)
@@ -166,7 +166,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 			return c.serveEarly(ctx, p, l, srv, w, early, loaded, cancelLoad, log)
 		}
 		log.Debug("the list kept by an earlier start cannot be served; building it", "err", err)
-		early.release()
+		early.release("the kept list cannot be served")
 	}
 	if !got {
 		r = <-loaded

@@ -50,7 +50,8 @@ func keptLists(t *testing.T, cache string) (listcache.Store, listcache.Key) {
 // server then tells the client the list changed and lists the set's own,
 // identical to the first start's, and its calls run on that set. The
 // third finds the list the second kept again, and lists it unchanged.
-// A start with another command line keeps a list of its own.
+// A fourth calls a tool before listing any: the call has the set built
+// at once. A start with another command line keeps a list of its own.
 func TestASecondStartAnswersWithTheListTheFirstKept(t *testing.T) {
 	cache := t.TempDir()
 	changed := make(chan struct{}, 4)
@@ -107,6 +108,19 @@ func TestASecondStartAnswersWithTheListTheFirstKept(t *testing.T) {
 		return r["msg"] == "tool set completed" && r["early_list_kept"] == true
 	})
 	if err := third.cs.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A client that calls before it ever lists: the call has the set
+	// built at once, and runs on it.
+	caller := startStdio(t, c, fixtureBin)
+	if res := caller.call(t, "echo", args("context", "e2e", "subject", "unlisted")); res.IsError || !strings.Contains(text(res), "unlisted") {
+		t.Errorf("a call before any list got %q", text(res))
+	}
+	caller.log.waitRecord(t, "the reason the set was built", func(r map[string]any) bool {
+		return r["msg"] == "building the tool set behind the kept list" && r["because"] == "a call waits for it"
+	})
+	if err := caller.cs.Close(); err != nil {
 		t.Fatal(err)
 	}
 
