@@ -28,6 +28,7 @@ type appContext struct {
 	groups      groupTags            // the tags commands inherit from their groups
 	envars      []string             // declared by the application (declaredEnvars), shared
 	examples    map[string][]Example // by full command; see indexExamples
+	groupHelp   groupHelpIndex       // see groupHelp
 	binary      *loadedBinary        // the file every command runs; see LoadedApp
 }
 
@@ -147,7 +148,7 @@ func appCandidates(a *LoadedApp, p Policy) ([]candidate, []string, error) {
 	}
 	slices.SortFunc(leaves, compareLeaves)
 
-	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model), envars: declaredEnvars(a.Model), examples: indexExamples(a.Model), binary: a.loadedBinary()}
+	ctx := &appContext{app: a, globals: globals, groups: indexGroupTags(a.Model), envars: declaredEnvars(a.Model), examples: indexExamples(a.Model), groupHelp: indexGroupHelp(a.Model), binary: a.loadedBinary()}
 	if doc, err := json.Marshal(globals); err == nil {
 		ctx.globalsHash = sha256.Sum256(doc)
 	} else {
@@ -363,7 +364,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		secretFlags: p.SecretFlags,
 		aliases:     c.leaf.Aliases,
 		examples:    c.app.examples[title],
-		groupHelp:   groupHelp(c.app.app.Model, c.leaf.Path),
+		groupHelp:   c.app.groupHelp.of(c.leaf.Path),
 		loaded:      c.app.binary,
 	}
 	return t, nil

@@ -127,19 +127,61 @@ func (t *commandTool) GroupHelp() []string { return slices.Clone(t.groupHelp) }
 // leaf at the root. The path is one that introspect.Walk found in m, so
 // every group on it is there.
 func groupHelp(m *fisk.ApplicationModel, path []string) []string {
-	if m == nil || m.CmdGroupModel == nil || len(path) < 2 {
+	return indexGroupHelp(m).of(path)
+}
+
+// groupHelpIndex is the one-line help of every group of a model, by its
+// path (names joined by NUL), so that the tools of a group of any
+// width look it up rather than each scan the group's siblings.
+type groupHelpIndex map[string]string
+
+// indexGroupHelp indexes the groups of m, visiting each command once.
+func indexGroupHelp(m *fisk.ApplicationModel) groupHelpIndex {
+	idx := groupHelpIndex{}
+	if m == nil || m.CmdGroupModel == nil {
+		return idx
+	}
+	var walk func(prefix string, cmds []*fisk.CmdModel)
+	walk = func(prefix string, cmds []*fisk.CmdModel) {
+		seen := make(map[string]bool, len(cmds))
+		for _, c := range cmds {
+			if c == nil || seen[c.Name] {
+				continue // of two commands of one name, the first is the one
+			}
+			seen[c.Name] = true
+			if c.CmdGroupModel == nil {
+				continue
+			}
+			key := c.Name
+			if prefix != "" {
+				key = prefix + "\x00" + c.Name
+			}
+			line, _, _ := strings.Cut(strings.TrimSpace(c.Help), "\n")
+			idx[key] = execrunner.SanitizeOutput(strings.TrimSpace(line))
+			walk(key, c.Commands)
+		}
+	}
+	walk("", m.Commands)
+	return idx
+}
+
+// of is groupHelp for the command at path.
+func (idx groupHelpIndex) of(path []string) []string {
+	if len(path) < 2 {
 		return nil
 	}
 	out := make([]string, 0, len(path)-1)
-	cmds := m.Commands
-	for _, name := range path[:len(path)-1] {
-		i := slices.IndexFunc(cmds, func(c *fisk.CmdModel) bool { return c != nil && c.Name == name })
-		if i < 0 || cmds[i].CmdGroupModel == nil {
+	key := ""
+	for i, name := range path[:len(path)-1] {
+		if i > 0 {
+			key += "\x00"
+		}
+		key += name
+		line, ok := idx[key]
+		if !ok {
 			return nil
 		}
-		line, _, _ := strings.Cut(strings.TrimSpace(cmds[i].Help), "\n")
-		out = append(out, execrunner.SanitizeOutput(strings.TrimSpace(line)))
-		cmds = cmds[i].Commands
+		out = append(out, line)
 	}
 	return out
 }
