@@ -32,6 +32,9 @@ func (c *cli) runServe(*fisk.ParseContext) error {
 		return nil
 	}
 	log := logging.New(c.stderr, p.LogLevel, p.LogFormat)
+	if err := hideMemory(); err != nil {
+		log.Warn("the server's memory stays readable by other processes of this user", "err", err)
+	}
 	return c.serveplan(p, log)
 }
 
