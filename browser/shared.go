@@ -40,6 +40,10 @@ type SharedOptions struct {
 	Base string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Origins are the origins ("scheme://host[:port]"), besides the page's
+	// own host, from which a sign-in or a decision may come: the public
+	// origin of a proxy in front that passes on a Host of its own.
+	Origins []string
 }
 
 // Shared is the approvals page of a shared HTTP server: every approval
@@ -54,6 +58,7 @@ type Shared struct {
 	now      func() time.Time
 	sessions sessions
 	guesses  *authlimit.Limiter // wrong approver tokens, by client address
+	origins  map[string]bool    // SharedOptions.Origins
 }
 
 // NewShared checks o and returns the page.
@@ -68,6 +73,14 @@ func NewShared(o SharedOptions) (*Shared, error) {
 		guesses: authlimit.New(authlimit.Options{Now: o.Now})}
 	if o.Base == "" {
 		s.base = "/approvals"
+	}
+	s.origins = map[string]bool{}
+	for _, o := range o.Origins {
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil {
+			return nil, fmt.Errorf("the origin %q of the approvals page must be scheme://host[:port], as https://approvals.example.com is", o)
+		}
+		s.origins[o] = true
 	}
 	if !validBase(s.base) {
 		return nil, fmt.Errorf("the approvals page path %q must be one or more segments of letters, digits, '-' or '_', each after a /, as /approvals is", o.Base)
@@ -181,15 +194,19 @@ func (s *Shared) session(r *http.Request) string {
 
 // fromPage checks that a POST comes from a page of this server: its
 // Origin has r's host (and https when r is TLS: behind a TLS-terminating
-// proxy r is plain while the page is https), and Sec-Fetch-Site, when
+// proxy r is plain while the page is https) or is one of the origins
+// configured (a proxy that rewrites Host), and Sec-Fetch-Site, when
 // present, is same-origin.
-func fromPage(r *http.Request) bool {
+func (s *Shared) fromPage(r *http.Request) bool {
 	if sf := r.Header.Get("Sec-Fetch-Site"); sf != "" && sf != "same-origin" {
 		return false
 	}
 	o := r.Header.Values("Origin")
 	if len(o) != 1 {
 		return false
+	}
+	if s.origins[o[0]] {
+		return true
 	}
 	u, err := url.Parse(o[0])
 	if err != nil || u.Host != r.Host || u.Path != "" || (u.Scheme != "https" && (u.Scheme != "http" || r.TLS != nil)) {
@@ -234,7 +251,7 @@ func (s *Shared) loginForm(w http.ResponseWriter, r *http.Request, status int, m
 }
 
 func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
-	if !fromPage(r) || !form(w, r) {
+	if !s.fromPage(r) || !form(w, r) {
 		s.refuse(w, r)
 		return
 	}
@@ -270,7 +287,7 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 // stays good until it expires or the approver token changes.
 func (s *Shared) logout(w http.ResponseWriter, r *http.Request) {
 	sess := s.session(r)
-	if sess == "" || !fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
+	if sess == "" || !s.fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
 		s.refuse(w, r)
 		return
 	}
@@ -317,7 +334,7 @@ func (s *Shared) pending(ctx context.Context) ([]Pending, error) {
 
 func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 	sess := s.session(r)
-	if sess == "" || !fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
+	if sess == "" || !s.fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
 		s.refuse(w, r)
 		return
 	}

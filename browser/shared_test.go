@@ -348,3 +348,58 @@ func TestSharedBehindATLSProxySetsASecureCookie(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedPageBehindAProxyThatRewritesHostAcceptsItsPublicOrigin: a
+// proxy in front passes on a Host of its own, so the browser's Origin (the
+// public one) never matches it. Given that origin, the page takes the
+// sign-in and the decision from it, and still refuses any other origin;
+// without it, the sign-in is refused.
+func TestSharedPageBehindAProxyThatRewritesHostAcceptsItsPublicOrigin(t *testing.T) {
+	const public = "https://approvals.example.com"
+	store := newNotifyStore()
+	for _, configured := range []bool{false, true} {
+		o := SharedOptions{Token: []byte(approverToken), Store: store, Logger: slog.New(slog.DiscardHandler)}
+		if configured {
+			o.Origins = []string{public}
+		}
+		s, err := NewShared(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxied := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.Host = "backend.internal:8080" // what the proxy passes on
+			s.Handler().ServeHTTP(w, r)
+		})
+		srv := httptest.NewServer(proxied)
+		t.Cleanup(srv.Close)
+		c := browserClient(t)
+		login := post(t, c, srv.URL+"/approvals/login", public, url.Values{"token": {approverToken}}, nil)
+		if !configured {
+			if login.status != http.StatusForbidden {
+				t.Errorf("without the public origin configured, the sign-in got %d, want 403", login.status)
+			}
+			continue
+		}
+		if login.status != http.StatusOK {
+			t.Fatalf("signing in from the configured public origin: %d\n%s", login.status, login.body)
+		}
+		out := askShared(t, t.Context(), s, store, sharedRequest("proxied"))
+		list := get(t, c, srv.URL+"/approvals")
+		csrf := rowCSRF.FindStringSubmatch(list.body)[1]
+		form := url.Values{"id": {"proxied"}, "decision": {"approve"}, "csrf": {csrf}}
+		if p := post(t, c, srv.URL+"/approvals/decide", "https://evil.example", form, nil); p.status != http.StatusForbidden {
+			t.Errorf("a decision from another origin got %d, want 403", p.status)
+		}
+		if p := post(t, c, srv.URL+"/approvals/decide", public, form, nil); p.status != http.StatusOK {
+			t.Fatalf("deciding from the public origin: %d\n%s", p.status, p.body)
+		}
+		if got := outcome(t, out); got != Approved {
+			t.Errorf("the approval decided from the public origin is %q", got)
+		}
+	}
+	for _, bad := range []string{"approvals.example.com", "https://approvals.example.com/", "ftp://x", "https://u:p@x"} {
+		if _, err := NewShared(SharedOptions{Token: []byte(approverToken), Store: store, Origins: []string{bad}}); err == nil {
+			t.Errorf("NewShared accepted the origin %q", bad)
+		}
+	}
+}

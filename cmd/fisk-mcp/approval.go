@@ -122,7 +122,7 @@ func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (aske
 		}
 		store, closeFn = ns, ns.Close
 	}
-	shared, err := browser.NewShared(browser.SharedOptions{Token: []byte(sp.ApproverToken), Store: store, Logger: log})
+	shared, err := browser.NewShared(browser.SharedOptions{Token: []byte(sp.ApproverToken), Store: store, Logger: log, Origins: sp.HTTP.AllowOrigins})
 	if err != nil {
 		closeFn()
 		return nil, nil, func() {}, err
