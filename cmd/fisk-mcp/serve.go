@@ -169,6 +169,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 			return c.serveEarly(ctx, p, l, srv, w, early, loaded, cancelLoad, log)
 		}
 		log.Debug("the list kept by an earlier start cannot be served; building it", "err", err)
+		early.save.Store(true) // in its place
 		early.release("the kept list cannot be served")
 	}
 	if !got {

@@ -135,3 +135,37 @@ func TestASecondStartAnswersWithTheListTheFirstKept(t *testing.T) {
 		t.Errorf("the cache holds %d lists after starts with two command lines, want 2", len(entries))
 	}
 }
+
+// TestAKeptListTheServerCannotServeIsBuiltAnew: a record whole by its
+// checksum but that this server did not write (a registration that does
+// not decode) is not served; the start builds its list as a first start
+// does, says why at debug, and keeps its own list in its place.
+func TestAKeptListTheServerCannotServeIsBuiltAnew(t *testing.T) {
+	cache := t.TempDir()
+	c := client{protocol: legacyProtocol, env: []string{"XDG_CACHE_HOME=" + cache}}
+	first := startStdio(t, c, fixtureBin)
+	want := listedBytes(t, first.cs)
+	if err := first.cs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	store, key := keptLists(t, cache)
+	bad := store.Load(key)
+	bad.Registered = append(bad.Registered, server.EarlyTool{Name: "zzz", Wire: []byte(`{"name":"other"}`)})
+	if err := store.Save(key, bad); err != nil {
+		t.Fatal(err)
+	}
+
+	second := startStdio(t, c, fixtureBin)
+	if got := listedBytes(t, second.cs); !bytes.Equal(got, want) {
+		t.Errorf("the start after an unusable kept list lists\n%s\nwant\n%s", got, want)
+	}
+	second.log.waitRecord(t, "the reason the kept list was not served", func(r map[string]any) bool {
+		return r["msg"] == "the list kept by an earlier start cannot be served; building it"
+	})
+	if err := second.cs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if kept := store.Load(key); kept == nil || len(kept.Registered) != len(bad.Registered)-1 {
+		t.Error("the unusable list was not replaced by the start's own")
+	}
+}
