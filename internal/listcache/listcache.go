@@ -154,8 +154,10 @@ type Store struct {
 // one would pass it.
 const MaxRecords = 16
 
-// maxRecord bounds a record read or written: a list past it is not kept.
-const maxRecord = 64 << 20
+// maxRecord bounds a record read or written, and so the store at
+// MaxRecords of them: a list past it is not kept. The nats CLI's full
+// list is 223 kB.
+const maxRecord = 16 << 20
 
 // recordMagic starts every record.
 const recordMagic = "fisk-mcp early list v1\n"

@@ -250,3 +250,16 @@ func TestAZeroStoreKeepsNothing(t *testing.T) {
 		t.Error("the zero store loaded a list")
 	}
 }
+
+// TestAListPastTheBoundIsNotKept: the store holds no record larger than
+// maxRecord, so at most MaxRecords of them.
+func TestAListPastTheBoundIsNotKept(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	big := &server.Early{Listed: []server.EarlyTool{{Name: "x", Wire: bytes.Repeat([]byte("x"), maxRecord)}}}
+	if err := s.Save(key("big"), big); err == nil {
+		t.Error("a list past the bound was saved")
+	}
+	if s.Load(key("big")) != nil {
+		t.Error("a list past the bound was kept")
+	}
+}
