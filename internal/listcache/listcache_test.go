@@ -256,10 +256,10 @@ func TestAZeroStoreKeepsNothing(t *testing.T) {
 func TestAListPastTheBoundIsNotKept(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
 	big := &server.Early{Listed: []server.EarlyTool{{Name: "x", Wire: bytes.Repeat([]byte("x"), maxRecord)}}}
-	if err := s.Save(key("big"), big); err == nil {
+	if err := s.Save(key("n", "big"), big); err == nil {
 		t.Error("a list past the bound was saved")
 	}
-	if s.Load(key("big")) != nil {
+	if s.Load(key("n", "big")) != nil {
 		t.Error("a list past the bound was kept")
 	}
 }
