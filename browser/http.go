@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"net/http"
-	"net/url"
 )
 
 // maxForm bounds the body of a POST: a decision is a few short fields.
@@ -66,16 +65,6 @@ func sameOrigin(r *http.Request, origin string) bool {
 	}
 	o := r.Header.Values("Origin")
 	return len(o) == 1 && o[0] == origin
-}
-
-// requestOrigin is the origin a page served for r has: the scheme (https
-// when the connection is TLS) and r's Host.
-func requestOrigin(r *http.Request) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return (&url.URL{Scheme: scheme, Host: r.Host}).String()
 }
 
 // form parses a bounded urlencoded POST body.

@@ -227,17 +227,6 @@ func (a *answerTracker) idleChan() <-chan struct{} {
 	return a.idle
 }
 
-// pendingIDs returns the ids of the requests still waiting for a response.
-func (a *answerTracker) pendingIDs() []jsonrpc.ID {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ids := make([]jsonrpc.ID, 0, len(a.pending))
-	for id := range a.pending {
-		ids = append(ids, id)
-	}
-	return ids
-}
-
 // unanswered reports the number of requests still waiting for a response.
 func (a *answerTracker) unanswered() int {
 	a.mu.Lock()

@@ -17,6 +17,7 @@ func panickingTool(t *testing.T) exposure.Tool {
 		InputSchema: map[string]any{"type": "object"},
 		Fn: func(context.Context, json.RawMessage) (json.RawMessage, error) {
 			var m map[string]int
+			//lint:ignore SA5000 the nil map is the bug this tool stands for
 			m["boom"]++ // a nil map: the kind of bug a caller-supplied tool has
 			return nil, nil
 		},

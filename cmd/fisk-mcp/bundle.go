@@ -33,6 +33,7 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 	case p.configFile != "":
 		return errors.New("--config: a bundle carries its settings as flags, and a configuration file would stay on this machine; give the settings as flags")
 	case p.Serving.HTTP.Addr != "" || p.Serving.stateKeyFile != "":
+		//lint:ignore ST1005 the message begins with the client's name
 		return errors.New("Claude Desktop starts a bundle's server over stdio, one process of its own: drop --http and --state-key-file")
 	}
 	spec := bundle.Spec{ServerVersion: buildVersion(), Version: c.bundleVersion, Name: clients.ServerKey(p.Serving.Server.Name, p.Apps), ServeArgs: args}

@@ -67,6 +67,7 @@ func (c *cli) install(l clients.Launch, rendered string) error {
 // command is printed for the person to run.
 func (c *cli) installClaudeCode(l clients.Launch, rendered string) error {
 	if c.installOpts.file != "" {
+		//lint:ignore ST1005 the message begins with the client's name
 		return errors.New("Claude Code is configured through its claude mcp add command, not a file: drop --client-config")
 	}
 	claude, err := exec.LookPath("claude")

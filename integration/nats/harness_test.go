@@ -103,12 +103,6 @@ func (s sandbox) env() []string {
 	)
 }
 
-// contentCache is where fisk-mcp keeps binaries' content hashes in the
-// sandbox.
-func (s sandbox) contentCache() string {
-	return filepath.Join(s.cache(), "content")
-}
-
 // cache is fisk-mcp's cache directory in the sandbox: the content hashes
 // and the lists kept for the next start.
 func (s sandbox) cache() string {
