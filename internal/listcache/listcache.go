@@ -169,7 +169,10 @@ func (s Store) Load(k Key) *server.Early {
 	if s.Dir == "" {
 		return nil
 	}
-	f, err := os.Open(s.path(k))
+	// Without O_NONBLOCK, opening a named pipe put at the record's path
+	// waits for a writer, and the start with it; a pipe opened so is then
+	// refused as no regular file.
+	f, err := os.OpenFile(s.path(k), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -174,6 +175,16 @@ func TestRecordsThatCannotBeTrustedAreIgnored(t *testing.T) {
 			}
 		}},
 		{"empty", func(t *testing.T, path string, raw []byte) { write(t, path, nil, 0o600) }},
+		// Opening a named pipe for reading waits for a writer: Load would
+		// never return, and the start would hang before it serves.
+		{"a named pipe", func(t *testing.T, path string, raw []byte) {
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := Store{Dir: t.TempDir()}
