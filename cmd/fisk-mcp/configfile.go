@@ -25,6 +25,7 @@ type fileConfig struct {
 	values *plan         // with the serving part, whatever the command
 	set    *settings.Set // values' settings; InFile says which the file sets
 	Apps   []fileApp
+	raw    []byte // the file's content, as read
 }
 
 // fileApp is one entry of apps: in the configuration file. Its selection
@@ -73,6 +74,7 @@ func loadConfigFile(path string) (*fileConfig, error) {
 		cfg.Apps[i].Path = rel(cfg.Apps[i].Path)
 	}
 	cfg.set.RelativeTo(dir)
+	cfg.raw = raw
 	return cfg, nil
 }
 

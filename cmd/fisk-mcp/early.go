@@ -89,11 +89,11 @@ func newEarlyList(ctx context.Context, p *plan, dir string, log *slog.Logger) *e
 	k.AddString("cwd", cwd)
 	k.AddString("env", strings.Join(slices.Sorted(slices.Values(os.Environ())), "\x00"))
 	if p.configFile != "" {
-		b, err := os.ReadFile(p.configFile)
-		if err != nil {
-			return nil
-		}
-		k.Add("config", b)
+		// The content the settings came from: reading the file again
+		// could give other bytes (a pipe, as --config <(...) passes, is
+		// empty by then; a file edited meanwhile), and key the list by a
+		// configuration it was not made from.
+		k.Add("config", p.configRaw)
 	}
 	n := len(p.Apps)
 	return &earlyList{

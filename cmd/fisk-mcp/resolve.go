@@ -35,6 +35,7 @@ type plan struct {
 
 	// The settings resolve turns into the values above.
 	configFile       string
+	configRaw        []byte   // configFile's content, as load read it
 	appArgs          []string // PATH or PREFIX=PATH
 	include, exclude []string // compiled into Policy
 	globalFlags      []string // added to every app's Globals
@@ -90,6 +91,7 @@ func (p *plan) load() error {
 			return err
 		}
 		p.set.Merge(f.set, p.configFile)
+		p.configRaw = f.raw
 	}
 	return p.resolve(f.Apps)
 }
