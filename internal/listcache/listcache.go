@@ -72,7 +72,7 @@ func (k *Keyer) Clone() *Keyer { return &Keyer{b: slices.Clone(k.b)} }
 func (k *Keyer) Sum() Key { return sha256.Sum256(k.b) }
 
 // Document returns the hash of an introspection document as the tool set
-// reads it: a date with a time of day within two days of now, which an
+// reads it: a date with a time of day near now, which an
 // application writes into its help as an example of "now" (the nats CLI
 // does, on every run), is the same in any two documents, since the set
 // replaces it in text (see exposure's stabilise). Two runs of one binary
@@ -116,7 +116,10 @@ func Document(doc []byte, now time.Time) [sha256.Size]byte {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // dateTimeAt reports whether doc holds, at i, "YYYY-MM-DD" then a "T" or
-// a space and "hh:mm", a valid date within two days of now.
+// a space and "hh:mm", a valid date less than three days from now: wider
+// than the set's window (two days), so that every date the set rewrites
+// is hashed by its shape. A date between the two windows hashes alike
+// though the set keeps it; the lists then differ, and clients are told.
 func dateTimeAt(doc []byte, i int, now time.Time) bool {
 	const layout = "2006-01-02T15:04"
 	if i < 0 || i+len(layout) > len(doc) {
