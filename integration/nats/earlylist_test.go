@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
-	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,7 +22,7 @@ func TestNATSRestartAnswersWithTheKeptListAsItIsBuilt(t *testing.T) {
 			sb := newSandbox(t)
 			args := append([]string{"serve", "--log-format", "json", "--log-level", "debug", "--defer", mode}, natsPolicy...)
 			first, _ := startLogged(t, sb, args)
-			want := encodedList(t, first)
+			want := listedJSON(t, first)
 			first.Close()
 			// The next start is in a later second of nats's clock, so
 			// that the time it writes into its help differs.
@@ -31,7 +30,7 @@ func TestNATSRestartAnswersWithTheKeptListAsItIsBuilt(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			second, logs := startLogged(t, sb, args)
-			if got := encodedList(t, second); !bytes.Equal(got, want) {
+			if got := listedJSON(t, second); !bytes.Equal(got, want) {
 				t.Errorf("the second start lists %d bytes unlike the first's %d", len(got), len(want))
 			}
 			// The set is completed, and said so, before serving is
@@ -73,21 +72,4 @@ func startLogged(t *testing.T, sb sandbox, args []string) (*mcp.ClientSession, *
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs, logs
-}
-
-// encodedList is the whole list, every page, as fisk-mcp encodes it.
-func encodedList(t *testing.T, cs *mcp.ClientSession) []byte {
-	t.Helper()
-	var tools []*mcp.Tool
-	for tool, err := range cs.Tools(t.Context(), nil) {
-		if err != nil {
-			t.Fatalf("tools/list: %v", err)
-		}
-		tools = append(tools, tool)
-	}
-	b, err := server.EncodeTools(tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
