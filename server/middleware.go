@@ -47,7 +47,9 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			// that left or cancelled while it was on its way.
 			st.handled, st.rec.result = true, ResultCancelled
 			s.logCall(ctx, st.rec)
-			return errorResult("nothing ran: %v", err), nil
+			res := errorResult("nothing ran: %v", err) // the load's error may quote the app's stderr
+			s.redactResult(&res)
+			return res, nil
 		}
 		if name := st.rec.tool; !s.answers(name) {
 			// Answered here rather than by the SDK, with the names the
