@@ -38,6 +38,14 @@ type Entry struct {
 	// kv compact): what the tool's own help takes for granted. It speaks
 	// of every tool of the group, not of this one, and ranks low.
 	Context []string `json:"context,omitempty"`
+	// Asked are requests people have made when this tool was their
+	// answer ("who's using the most bandwidth"), in their words rather
+	// than the application's: what a person says for the tool that its
+	// text does not. They count as words the tool says, at the weight
+	// of its long help. FromToolSet takes them from what is known of the
+	// application (see Asked); they are not part of a snapshot of the
+	// tool's own text.
+	Asked []string `json:"-"`
 	// ReadOnly and Gated are carried for the caller that presents a hit
 	// (which executor runs it, whether a person is asked). Gated does not
 	// change the ranking; ReadOnly favours the entry for a query that

@@ -317,7 +317,7 @@ func (x *Index) vocabularyTerm(word string) int32 {
 // cloneEntry returns e sharing nothing with it.
 func cloneEntry(e Entry) Entry {
 	e.Tags, e.Params, e.Examples = slices.Clone(e.Tags), slices.Clone(e.Params), slices.Clone(e.Examples)
-	e.ParamHelp, e.Context = slices.Clone(e.ParamHelp), slices.Clone(e.Context)
+	e.ParamHelp, e.Context, e.Asked = slices.Clone(e.ParamHelp), slices.Clone(e.Context), slices.Clone(e.Asked)
 	if e.Aliases != nil {
 		a := make(map[string][]string, len(e.Aliases))
 		for word, aliases := range e.Aliases {

@@ -30,6 +30,9 @@ func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool) []Entry {
 			e.Title = src.Title()
 			e.Tags = src.Tags()
 		}
+		if app, ok := t.(exposure.Applied); ok {
+			e.Asked = Asked(app.Application(), e.Title)
+		}
 		e.Detail = detail(t.ModelDescription(), e.Description, e.Tags)
 		e.Aliases = aliases(t, e.Title)
 		e.Examples = examples(t)

@@ -351,6 +351,7 @@ func (c *candidate) tool(p Policy) (Tool, error) {
 		name:        c.name,
 		title:       title,
 		source:      c.app.app.Path,
+		application: c.app.app.Model.Name,
 		prefix:      c.app.app.Prefix,
 		binary:      c.app.app.Path,
 		tags:        tags,

@@ -20,6 +20,7 @@ type commandTool struct {
 	name        string
 	title       string // command path with spaces
 	source      string // application binary path
+	application string // the name the application gives itself; see Applied
 	prefix      string // the application's prefix; see Prefixed
 	binary      string
 	tags        []string
@@ -106,6 +107,8 @@ func (t *commandTool) Source() string { return t.source }
 func (t *commandTool) Prefix() string { return t.prefix }
 func (t *commandTool) Title() string  { return t.title }
 func (t *commandTool) Tags() []string { return slices.Clone(t.tags) }
+
+func (t *commandTool) Application() string { return t.application }
 
 func (t *commandTool) Aliases() [][]string {
 	if t.aliases == nil {

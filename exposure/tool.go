@@ -101,6 +101,16 @@ type Sourced interface {
 	Tags() []string
 }
 
+// Applied is implemented by tools that run a command of an application.
+// Application is the name the application gives itself in its
+// introspection document ("nats"), whatever its binary is called or
+// prefixed with: what is known of an application's commands, such as how
+// people ask for them (see the catalog package), is known by that name
+// and the command's Title.
+type Applied interface {
+	Application() string
+}
+
 // Aliased is implemented by tools that answer to other words than those
 // of their title: a command whose application accepts aliases for it or
 // for a group above it (stream rm is also stream delete, and stream also

@@ -96,3 +96,49 @@ func encodeEntries(t *testing.T, entries []catalog.Entry) []byte {
 	b.WriteString("]\n")
 	return b.Bytes()
 }
+
+// The requests fisk-mcp knows for nats's commands reach the tools the real
+// build serves, by command path and whatever the tools are named: every
+// served tool gets those of its command, and no command they are known
+// for is missing from the build (a natscli that renamed one would leave
+// its requests unused, silently).
+func TestKnownRequestsReachTheServedNATSTools(t *testing.T) {
+	_, nats := requireBinaries(t)
+	p := exposure.Policy{ReadOnlyTags: []string{"impact:ro"}, ConfirmTags: []string{"impact:rw"}}
+	set, err := exposure.Load(t.Context(), []exposure.App{{Path: nats, Prefix: "prod"}}, nil, p,
+		exposure.LoadOptions{Introspect: introspect.Options{Env: newSandbox(t).env()}})
+	if err != nil {
+		t.Fatalf("loading nats: %v", err)
+	}
+	entries := catalog.FromToolSet(set, nil)
+	served := map[string]bool{}
+	given := 0
+	for _, e := range entries {
+		served[e.Title] = true
+		want := catalog.Asked("nats", e.Title)
+		if !slices.Equal(e.Asked, want) {
+			t.Errorf("%s (%s) was given %d requests, want the %d known for it", e.Name, e.Title, len(e.Asked), len(want))
+		}
+		if len(e.Asked) > 0 {
+			given++
+		}
+	}
+	if given != natsVisibleLeaves {
+		t.Errorf("%d of the %d served tools were given requests, want all of them", given, natsVisibleLeaves)
+	}
+	var snap []catalog.Entry
+	raw, err := os.ReadFile(catalogSnapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		t.Fatal(err)
+	}
+	// The known requests are by the snapshot's titles (a test of catalog
+	// holds them to it), so each of its commands must be served.
+	for _, e := range snap {
+		if !served[e.Title] {
+			t.Errorf("requests are known for %q, which this nats does not serve", e.Title)
+		}
+	}
+}
