@@ -51,6 +51,17 @@
 // the query nor any word's rarity (read as a word the tools say, it cost
 // two tasks at recall@5 on the folds it was tuned on).
 //
+// What people asked for when a tool was their answer ("who's hogging
+// connections on the box" for server report connections) says what the
+// tool is for in the words of those who need it, which no help says: a
+// person with a problem names the problem. Such requests are known for
+// nats's commands, written as the tune part of the labelled set and
+// embedded by application and command path (see [Asked]); they count as
+// words the tool says, at the weight of its long help (chosen by
+// cross-validation over the tune part). Over the held-out parts they take
+// recall@5 from 84.6 % to 93.7 %; a tool of another application has none,
+// and ranks by its own text.
+//
 // Text and query go through the same analysis:
 //
 //   - words are runs of letters and digits; the tools' identifiers (names,
@@ -140,7 +151,9 @@
 // Every rule is about CLIs and English, not about one tool set: none names
 // a tool, and the vocabulary holds words any fisk CLI may use, plus a few
 // of the NATS domain its best-known one needs (kv and key-value, nuid and
-// unique id, leafnode and leaf).
+// unique id, leafnode and leaf). What is known of one application's
+// commands, the requests above, is data beside the rules, used only for
+// that application's tools.
 //
 // Equal scores are ordered by name, so the same query on the same set
 // always returns the same list. A search allocates only its result.
