@@ -16,8 +16,10 @@ import (
 // to supply because the index does not consult the gate, and a nil gated
 // leaves every entry ungated. Params are the top-level property names of
 // the advertised input schema, sorted, and ParamHelp their descriptions
-// without the schema's notes (see paramHelp).
-func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool) []Entry {
+// without the schema's notes (see paramHelp). Asked are the requests known
+// for an application command (see Asked) and those requests adds for it;
+// nil adds none.
+func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool, requests Requests) []Entry {
 	tools := s.Tools()
 	entries := make([]Entry, 0, len(tools))
 	for _, t := range tools {
@@ -31,7 +33,7 @@ func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool) []Entry {
 			e.Tags = src.Tags()
 		}
 		if app, ok := t.(exposure.Applied); ok {
-			e.Asked = Asked(app.Application(), e.Title)
+			e.Asked = requests.of(app.Application(), e.Title)
 		}
 		e.Detail = detail(t.ModelDescription(), e.Description, e.Tags)
 		e.Aliases = aliases(t, e.Title)

@@ -33,7 +33,7 @@ func TestFromToolSetTakesNamesParamsTheirHelpBehaviourAndTheCallersGate(t *testi
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := catalog.FromToolSet(set, func(t exposure.Tool) bool { return t.Name() == "clock_set" })
+	entries := catalog.FromToolSet(set, func(t exposure.Tool) bool { return t.Name() == "clock_set" }, nil)
 	want := []catalog.Entry{
 		{Name: "clock_set", Title: "clock_set", Description: "Reports clock_set", Params: []string{"all", "zone"}, ParamHelp: []string{"Zones to report on"}, Gated: true},
 		{Name: "zone_info", Title: "zone_info", Description: "Reports zone_info", Params: []string{"all", "zone"}, ParamHelp: []string{"Zones to report on"}, ReadOnly: true},
@@ -41,7 +41,7 @@ func TestFromToolSetTakesNamesParamsTheirHelpBehaviourAndTheCallersGate(t *testi
 	if !slices.EqualFunc(entries, want, equalEntry) {
 		t.Errorf("got %+v\nwant %+v", entries, want)
 	}
-	if ungated := catalog.FromToolSet(set, nil); ungated[0].Gated || ungated[1].Gated {
+	if ungated := catalog.FromToolSet(set, nil, nil); ungated[0].Gated || ungated[1].Gated {
 		t.Errorf("a nil gate func gated an entry: %+v", ungated)
 	}
 }
@@ -72,7 +72,7 @@ func TestFromToolSetTakesTheHelpOfTheGroupsAboveACommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string][]string{}
-	for _, e := range catalog.FromToolSet(set, nil) {
+	for _, e := range catalog.FromToolSet(set, nil, nil) {
 		got[e.Name] = e.Context
 	}
 	want := map[string][]string{
@@ -113,11 +113,66 @@ func TestFromToolSetTakesAliasesByWordAndTheDistinctLinesOfExampleNotes(t *testi
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := catalog.FromToolSet(set, nil)[0]
+	e := catalog.FromToolSet(set, nil, nil)[0]
 	if want := map[string][]string{"clock": {"time"}}; !maps.EqualFunc(e.Aliases, want, slices.Equal) {
 		t.Errorf("aliases = %q, want %q (one-letter ones left out)", e.Aliases, want)
 	}
 	if want := []string{"Setting the clock", "to an hour"}; !slices.Equal(e.Examples, want) {
 		t.Errorf("examples = %q, want %q", e.Examples, want)
+	}
+}
+
+// An application command's entry holds the requests given for its
+// application and command path, whatever the tool is named; a custom tool
+// and another application's command get none, and Unused names what no
+// served tool runs.
+func TestFromToolSetGivesEachCommandTheRequestsOfItsApplicationAndPath(t *testing.T) {
+	m, err := introspect.Decode([]byte(groupsDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	custom, err := exposure.NewCustomTool(exposure.CustomSpec{
+		Name: "compact", Description: "Compacts", InputSchema: map[string]any{"type": "object"},
+		Fn: func(context.Context, json.RawMessage) (json.RawMessage, error) { return nil, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := exposure.Build([]exposure.LoadedApp{{App: exposure.App{Path: "/opt/app", Prefix: "prod"}, Model: m}}, []exposure.Tool{custom}, exposure.Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := catalog.Requests{}
+	r.Add("app", "kv compact", "free the disk my buckets hold")
+	r.Add("app", "kv compact", "free the disk my buckets hold") // once
+	r.Add("app", "kv compact", "give the zebra room")
+	r.Add("app", "kv ops purge", "a command the app does not have")
+	r.Add("other", "version", "another application's")
+	if r.Len() != 4 {
+		t.Errorf("Len = %d, want 4", r.Len())
+	}
+	got := map[string][]string{}
+	for _, e := range catalog.FromToolSet(set, nil, r) {
+		got[e.Name] = e.Asked
+	}
+	want := map[string][]string{
+		"prod_kv_compact":   {"free the disk my buckets hold", "give the zebra room"},
+		"prod_kv_ops_prune": nil,
+		"prod_version":      nil,
+		"compact":           nil,
+	}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("requests by tool = %q, want %q", got, want)
+	}
+	if unused, want := r.Unused(set), []string{"app kv ops purge", "other version"}; !slices.Equal(unused, want) {
+		t.Errorf("Unused = %q, want %q", unused, want)
+	}
+	// The requests are searched: only they say "zebra".
+	entries := catalog.FromToolSet(set, nil, r)
+	if hits := catalog.New(entries).Search("give the zebra room", 1); len(hits) != 1 || hits[0].Name != "prod_kv_compact" {
+		t.Errorf("searching the given words found %v, want prod_kv_compact", hits)
+	}
+	if hits := catalog.New(catalog.FromToolSet(set, nil, nil)).Search("give the zebra room", 1); len(hits) != 0 {
+		t.Errorf("without the requests, the same words found %v, want nothing", hits)
 	}
 }

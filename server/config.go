@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 )
@@ -81,6 +82,11 @@ type Config struct {
 	// does). The envelope is returned as structuredContent either way,
 	// which the protocol allows without an output schema.
 	OutputSchema bool
+	// SearchRequests are requests people make of the applications'
+	// commands in their own words, which search_tools also matches,
+	// besides those known for some applications (see catalog.Asked). Only
+	// read.
+	SearchRequests catalog.Requests
 	// DrainTimeout is how long ServeStdio lets in-flight calls finish after
 	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
 	// HTTPConfig.DrainTimeout, when set, takes precedence for HTTPServer.Serve.

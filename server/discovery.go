@@ -147,7 +147,7 @@ func (s *Server) indexOf(set *exposure.ToolSet) *catalog.Index {
 	}
 	v.once.Do(func() {
 		var entries []catalog.Entry
-		for _, e := range catalog.FromToolSet(set, gated) {
+		for _, e := range catalog.FromToolSet(set, gated, s.cfg.SearchRequests) {
 			if t, ok := set.Lookup(e.Name); ok && t.MCPExposable() {
 				entries = append(entries, e)
 			}

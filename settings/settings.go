@@ -147,8 +147,20 @@ func (set *Set) Decode(doc map[string]json.RawMessage) error {
 // working directory.
 func (set *Set) RelativeTo(dir string) {
 	for _, s := range set.List {
-		if p, ok := s.Value.(*string); ok && s.Path && s.inFile && !filepath.IsAbs(*p) {
-			*p = filepath.Join(dir, *p)
+		if !s.Path || !s.inFile {
+			continue
+		}
+		switch v := s.Value.(type) {
+		case *string:
+			if !filepath.IsAbs(*v) {
+				*v = filepath.Join(dir, *v)
+			}
+		case *[]string:
+			for i, p := range *v {
+				if p != "" && !filepath.IsAbs(p) {
+					(*v)[i] = filepath.Join(dir, p)
+				}
+			}
 		}
 	}
 }

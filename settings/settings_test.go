@@ -23,6 +23,7 @@ type values struct {
 	Workers int
 	Timeout time.Duration
 	Key     string
+	Files   []string
 }
 
 func bind(v *values) *settings.Set {
@@ -33,6 +34,7 @@ func bind(v *values) *settings.Set {
 		{Name: "workers", Help: "Workers", Default: "4", Value: &v.Workers},
 		{Name: "timeout", Help: "Timeout", Default: "30s", Value: &v.Timeout},
 		{Name: "key-file", Help: "Key", Path: true, Value: &v.Key},
+		{Name: "file", Help: "A file (repeatable)", Path: true, Value: &v.Files},
 	}}
 }
 
@@ -155,11 +157,11 @@ func TestDecodeNamesTheKeyOfAValueNoGoTypeHolds(t *testing.T) {
 func TestRelativeToAnchorsOnlyTheFilesPaths(t *testing.T) {
 	v := &values{}
 	set := bind(v)
-	if err := set.Decode(map[string]json.RawMessage{"key_file": json.RawMessage(`"keys/k"`), "name": json.RawMessage(`"a/b"`)}); err != nil {
+	if err := set.Decode(map[string]json.RawMessage{"key_file": json.RawMessage(`"keys/k"`), "name": json.RawMessage(`"a/b"`), "file": json.RawMessage(`["x.yaml", "/abs/y.yaml", "d/z.yaml"]`)}); err != nil {
 		t.Fatal(err)
 	}
 	set.RelativeTo("/etc/app")
-	if v.Key != "/etc/app/keys/k" || v.Name != "a/b" {
+	if v.Key != "/etc/app/keys/k" || v.Name != "a/b" || !slices.Equal(v.Files, []string{"/etc/app/x.yaml", "/abs/y.yaml", "/etc/app/d/z.yaml"}) {
 		t.Errorf("after RelativeTo: %+v", *v)
 	}
 }

@@ -20,6 +20,13 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 		log.Warn(w)
 	}
 	listing.LogApps(log, set, l.apps)
+	if r := sp.Server.SearchRequests; r.Len() > 0 {
+		log.Info("search_tools also matches the requests given", "requests", r.Len())
+		if unused := r.Unused(set); len(unused) > 0 {
+			shown := unused[:min(len(unused), 10)]
+			log.Warn("requests were given for commands no served tool runs, and are not used: check each command path (the command without the application's name, such as stream ls) and the application's name", "commands", shown, "of", len(unused))
+		}
+	}
 	gated := listing.Gated(set)
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
 	listing.Environment(set, l.apps, l.env).Log(log)

@@ -32,6 +32,8 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 		return err
 	case p.configFile != "":
 		return errors.New("--config: a bundle carries its settings as flags, and a configuration file would stay on this machine; give the settings as flags")
+	case len(p.Serving.searchRequests) > 0:
+		return errors.New("--search-requests: a bundle carries its settings as flags, and the file of requests would stay on this machine; serve it with fisk-mcp config claude-desktop instead, or leave it out")
 	case p.Serving.HTTP.Addr != "" || p.Serving.stateKeyFile != "":
 		//lint:ignore ST1005 the message begins with the client's name
 		return errors.New("Claude Desktop starts a bundle's server over stdio, one process of its own: drop --http and --state-key-file")

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"slices"
 	"strings"
 
@@ -62,6 +63,7 @@ type servingPlan struct {
 
 	tokenFile, stateKeyFile, replayStore string
 	approvalOpener, approverTokenFile    string
+	searchRequests                       []string // read into Server.SearchRequests
 	TokenFromFile                        bool
 }
 
@@ -236,6 +238,14 @@ func (p *plan) resolveServing() error {
 			fail("%s: %v; create one with: openssl rand -hex 32 > %s", p.set.Named("state-key-file"), err, sp.stateKeyFile)
 		}
 		sp.Approval.Key = key
+	}
+	if len(sp.searchRequests) > 0 {
+		sp.Server.SearchRequests = catalog.Requests{}
+		for i, path := range sp.searchRequests {
+			if err := readSearchRequests(p.set.Item("search-requests")(i), path, sp.Server.SearchRequests); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
 	errs = append(errs, natsstore.CheckSetting(sp.replayStore, &sp.Replay, p.set.Named)...)
 	errs = append(errs, p.resolveApproval()...)

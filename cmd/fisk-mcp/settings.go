@@ -94,6 +94,8 @@ func (p *plan) bind() *settings.Set {
 				Help: "Instructions for the model, sent to clients at initialization"},
 			{Name: "output-schema", Value: &sp.Server.OutputSchema,
 				Help: "Advertise the command result's JSON schema as every command tool's outputSchema; off by default, since models never see it and some clients compile a validator per tool on every tools/list (results carry structuredContent either way)"},
+			{Name: "search-requests", PlaceHolder: "FILE", Path: true, Singular: true, Value: &sp.searchRequests,
+				Help: "YAML or JSON file of what people ask of an application's commands in their own words, which search_tools also matches (repeatable): application: NAME (the name it gives itself, such as nats) and commands: {COMMAND PATH: [REQUEST, ...]}, a path without the application's name (stream ls); nats's are built in"},
 			{Name: "watch", Value: &sp.Watch,
 				Help: "Reload the tools when an app binary changes or on SIGHUP; clients are told the list changed"},
 			{Name: "state-key-file", PlaceHolder: "FILE", Path: true, Value: &sp.stateKeyFile,

@@ -36,7 +36,7 @@ func natsCatalogEntries(t *testing.T) []catalog.Entry {
 	return catalog.FromToolSet(set, func(t exposure.Tool) bool {
 		c, ok := t.(exposure.Confirmable)
 		return !ok || c.NeedsConfirm()
-	})
+	}, nil)
 }
 
 // The snapshot the search-quality test ranks must be the tool set the real
@@ -110,7 +110,7 @@ func TestKnownRequestsReachTheServedNATSTools(t *testing.T) {
 	if err != nil {
 		t.Fatalf("loading nats: %v", err)
 	}
-	entries := catalog.FromToolSet(set, nil)
+	entries := catalog.FromToolSet(set, nil, nil)
 	served := map[string]bool{}
 	given := 0
 	for _, e := range entries {

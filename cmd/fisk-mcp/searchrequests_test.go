@@ -1,0 +1,133 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/catalog"
+)
+
+func writeRequests(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "requests.yaml")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestSearchRequestsAreReadFromYAMLAndJSON(t *testing.T) {
+	r := catalog.Requests{}
+	path := writeRequests(t, `application: ops
+written_for: ops 1.2
+commands:
+  "db   backup": [save a copy of the database, "  snapshot prod  "]
+  db restore: bring yesterday's data back
+`)
+	if err := readSearchRequests("--search-requests", path, r); err != nil {
+		t.Fatal(err)
+	}
+	if got := r["ops"]["db backup"]; !slices.Equal(got, []string{"save a copy of the database", "snapshot prod"}) {
+		t.Errorf("db backup: %q", got)
+	}
+	if got := r["ops"]["db restore"]; !slices.Equal(got, []string{"bring yesterday's data back"}) {
+		t.Errorf("db restore: %q", got)
+	}
+	// The requests built in for nats are a file of the same form, JSON.
+	nats := catalog.Requests{}
+	if err := readSearchRequests("--search-requests", filepath.Join("..", "..", "catalog", "asked", "nats.json"), nats); err != nil {
+		t.Fatal(err)
+	}
+	if n := nats.Len(); n < 1000 || !slices.Equal(nats["nats"]["stream ls"], catalog.Asked("nats", "stream ls")) {
+		t.Errorf("the built-in file read as %d requests, stream ls %q", n, nats["nats"]["stream ls"])
+	}
+}
+
+func TestBadSearchRequestsSayWhatToFixAndAddNothing(t *testing.T) {
+	long := strings.Repeat("word ", 201)
+	for _, c := range []struct {
+		name, content string
+		want          []string
+	}{
+		{"empty", "", []string{"empty; give application: NAME"}},
+		{"not yaml", "application: [", []string{"not valid YAML or JSON"}},
+		{"a list", "- a\n- b\n", []string{"line 1: give a mapping with application"}},
+		{"two documents", "application: a\ncommands: {x: [y]}\n---\napplication: b\n", []string{"more than one YAML document"}},
+		{"nothing", "written_for: x\n", []string{"application is missing", "commands is missing"}},
+		{"unknown key", "application: a\ncommands: {x: [y]}\ncomand: 1\n", []string{`line 3: "comand" is not a key`}},
+		{"blank application", "application: ' '\ncommands: {x: [y]}\n", []string{"line 1: application: give the name"}},
+		{"commands a list", "application: a\ncommands: [x]\n", []string{"line 2: commands: give a mapping"}},
+		{"empty path", "application: a\ncommands:\n  '': [y]\n", []string{"line 3: a command path is missing"}},
+		{"no request", "application: a\ncommands:\n  x: []\n", []string{`"x": give at least one request`}},
+		{"empty request", "application: a\ncommands:\n  x: ['', ok]\n", []string{`line 3: "x": a request is empty`}},
+		{"nested", "application: a\ncommands:\n  x: [[y]]\n", []string{`"x": a request is a sentence, not a list`}},
+		{"too long", "application: a\ncommands:\n  x: [" + long + "]\n", []string{"longer than 1000 characters"}},
+		{"control characters", "application: a\ncommands:\n  \"x\\e[31m\": []\n", []string{`"x\x1b[31m": give at least one request`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := catalog.Requests{}
+			path := writeRequests(t, c.content)
+			err := readSearchRequests("config f.yaml: search_requests", path, r)
+			if err == nil {
+				t.Fatalf("no error; read %v", r)
+			}
+			for _, w := range append(c.want, "config f.yaml: search_requests "+path) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if r.Len() != 0 {
+				t.Errorf("a bad file added %d requests", r.Len())
+			}
+		})
+	}
+	big := writeRequests(t, "application: a\ncommands:\n  x: ["+strings.Repeat("y", maxRequestsFile)+"]\n")
+	if err := readSearchRequests("--search-requests", big, catalog.Requests{}); err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") {
+		t.Errorf("a 4 MiB file: %v", err)
+	}
+	if err := readSearchRequests("--search-requests", filepath.Join(t.TempDir(), "absent"), catalog.Requests{}); err == nil || !strings.Contains(err.Error(), "reading --search-requests") {
+		t.Errorf("an absent file: %v", err)
+	}
+}
+
+// A configuration file's search_requests is relative to the file, flags
+// add to it, and a bad one fails the whole configuration, with the file's
+// key named.
+func TestSearchRequestsInTheConfigurationFile(t *testing.T) {
+	dir := t.TempDir()
+	fakeApp(t, dir, "tool")
+	writeFile(t, dir, "ops.yaml", "application: ops\ncommands: {db backup: [save a copy]}\n", 0o644)
+	more := writeFile(t, dir, "more.yaml", "application: ops\ncommands: {db backup: [keep a spare]}\n", 0o644)
+	cfg := writeFile(t, dir, "c.yaml", "apps: [{path: ./tool}]\nsearch_requests: ops.yaml\n", 0o600)
+	t.Chdir(t.TempDir())
+	c, _, err := parse(t, "serve", "--config", cfg, "--search-requests", more)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.planned.Serving.Server.SearchRequests["ops"]["db backup"]; !slices.Equal(got, []string{"save a copy", "keep a spare"}) {
+		t.Errorf("requests from the configuration file and the flag: %q", got)
+	}
+	writeFile(t, dir, "ops.yaml", "application: ops\n", 0o644)
+	_, _, err = parse(t, "serve", "--config", cfg)
+	if err == nil || !strings.Contains(err.Error(), "config "+cfg+": search_requests "+filepath.Join(dir, "ops.yaml")) || !strings.Contains(err.Error(), "commands is missing") {
+		t.Errorf("a bad file named in the configuration: %v", err)
+	}
+}
+
+// A bundle is installed elsewhere than where it is written: a file of
+// requests it named would not be there, so it is refused, as --config is.
+func TestBundleRefusesAFileOfRequests(t *testing.T) {
+	dir := t.TempDir()
+	app := fakeApp(t, dir, "tool")
+	reqs := writeFile(t, dir, "r.yaml", "application: tool\ncommands: {x: [y]}\n", 0o644)
+	_, _, err := parse(t, "bundle", "-o", filepath.Join(dir, "t.mcpb"), "--bundle-version", "1.0.0", "--search-requests", reqs, app)
+	if err == nil || !strings.Contains(err.Error(), "--search-requests: a bundle carries its settings as flags") {
+		t.Errorf("bundle with --search-requests: %v", err)
+	}
+	if _, statErr := os.Stat(filepath.Join(dir, "t.mcpb")); statErr == nil {
+		t.Error("the bundle was written anyway")
+	}
+}
