@@ -26,41 +26,82 @@ import (
 //     command's binding (see bindingOf): the same on every replica that
 //     serves the same bytes, whatever their inodes and times.
 //
-// It is fixed once: by Load, from the file it introspected (see
+// The identity is fixed once: by Load, from the file it introspected (see
 // introspectApp), or, for a model the caller supplied, on first use, from
-// the file at the path then.
+// the file at the path then. The content is fixed with it, except for a
+// binary Load introspected: its hash is taken when a binding first needs
+// it, or when the caller asks for it (ToolSet.HashBinaries), so that a
+// start does not hash a 37 MB CLI on the CPUs its introspection and the
+// client's first list need.
 type loadedBinary struct {
 	path string
 	once sync.Once
 	id   fileid.ID
 	err  error // the file could not be examined: no call may run
-	sum  digest
+
+	hashOnce sync.Once
+	sum      digest
 	// sumErr says why the content could not be read (an execute-only
-	// file can be run but not opened); the binding then falls back to the
-	// file's identity, which no other host shares.
+	// file can be run but not opened) or does not stand for the file
+	// loaded (it changed before it was hashed); the binding then falls
+	// back to the file's identity, which no other host shares.
 	sumErr error
+	// cache, for a binary whose hash is taken later, is where a hash of
+	// the same version may already be recorded (nil: none).
+	cache *contentCache
 }
 
-// fixedBinary returns the binary as Load recorded it.
-func fixedBinary(path string, id fileid.ID, c content) *loadedBinary {
-	b := &loadedBinary{path: path}
-	b.once.Do(func() { b.id, b.sum, b.sumErr = id, c.sum, c.err })
+// introspectedBinary returns the binary Load introspected, the file of
+// identity id throughout, its content to be hashed later (see content).
+func introspectedBinary(path string, id fileid.ID, cache *contentCache) *loadedBinary {
+	b := &loadedBinary{path: path, cache: cache}
+	b.once.Do(func() { b.id = id })
 	return b
 }
 
-// get fixes the binary on first use, from the file at the path now: the
-// identity is that of the file whose content was hashed.
+// get fixes the binary's identity on first use, from the file at the path
+// now, with the hash of that very file's content.
 func (b *loadedBinary) get() *loadedBinary {
 	b.once.Do(func() {
 		c := contentOf(b.path, nil)
-		if c.err == nil && c.id == c.idAfter {
-			b.id, b.sum = c.id, c.sum
-			return
-		}
-		b.id, b.err = fileid.Stat(b.path)
-		b.sumErr = c.err
-		if c.err == nil {
-			b.sumErr = errors.New("the file changed while it was read")
+		b.hashOnce.Do(func() {
+			if c.err == nil && c.id == c.idAfter {
+				b.id, b.sum = c.id, c.sum
+				return
+			}
+			b.id, b.err = fileid.Stat(b.path)
+			b.sumErr = c.err
+			if c.err == nil {
+				b.sumErr = errors.New("the file changed while it was read")
+			}
+		})
+	})
+	return b
+}
+
+// content fixes the binary's identity (see get) and its content's hash:
+// for a binary introspected by Load, on first use, from the file at the
+// path then. The bytes hashed stand for the file introspected only when
+// they are of its identity from open to end: the identity that the check
+// before each run holds calls to, and that a writer cannot keep while
+// changing the file. Otherwise the file changed since, no call of its
+// tools can run (checkBinary refuses them), and the binding falls back to
+// the identity.
+func (b *loadedBinary) content() *loadedBinary {
+	b = b.get()
+	b.hashOnce.Do(func() {
+		c := contentOf(b.path, b.cache)
+		switch {
+		case c.err != nil:
+			b.sumErr = c.err
+		case c.id != b.id || c.idAfter != b.id:
+			d := b.id.Differs(c.id)
+			if d == "" {
+				d = b.id.Differs(c.idAfter)
+			}
+			b.sumErr = fmt.Errorf("the file changed after it was introspected: it %s", d)
+		default:
+			b.sum = c.sum
 		}
 	})
 	return b
@@ -69,7 +110,7 @@ func (b *loadedBinary) get() *loadedBinary {
 // bindingKey is the binary's part of a command's binding: its content, or,
 // when that could not be read, what stands in for it on this host only.
 func (b *loadedBinary) bindingKey() string {
-	b = b.get()
+	b = b.content()
 	switch {
 	case b.err != nil:
 		return "unexaminable: " + b.err.Error()
@@ -138,13 +179,4 @@ func contentOf(path string, cache *contentCache) content {
 		cache.store(c.id, c.sum)
 	}
 	return c
-}
-
-// hashConcurrently starts contentOf(path) and returns where its result
-// arrives, so the hash costs no time beside an introspection, which takes
-// as long (about 25 ms each for the 37 MB nats CLI).
-func hashConcurrently(path string, cache *contentCache) <-chan content {
-	ch := make(chan content, 1) // never blocks: an abandoned result is dropped
-	go func() { ch <- contentOf(path, cache) }()
-	return ch
 }

@@ -212,3 +212,42 @@ func waitForChange(t *testing.T, dir string, id fileid.ID) {
 	}
 	t.Fatal("the file system's clock did not move")
 }
+
+// A load hashes nothing: the content is read when a binding first needs
+// it, once for all the binary's tools, and recorded then.
+func TestLoadLeavesTheHashToTheFirstBinding(t *testing.T) {
+	c := settledCache(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "app")
+	doc := `{"name":"app","commands":[{"name":"status","help":"Show status",` +
+		`"schema":{"type":"object"},"restricted_schema":{"type":"object","additionalProperties":false}},` +
+		`{"name":"stop","help":"Stop","schema":{"type":"object"},"restricted_schema":{"type":"object","additionalProperties":false}}]}`
+	writeApp(t, path, "#!/bin/sh\nprintf '%s\\n' '"+doc+"'\n")
+	la, err := introspectApp(context.Background(), App{Path: path}, introspect.Options{}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.lookup(identity(t, path)); ok {
+		t.Fatal("the load hashed the binary")
+	}
+	set, err := Build([]LoadedApp{la}, nil, Policy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.lookup(identity(t, path)); ok {
+		t.Fatal("building the set hashed the binary")
+	}
+	set.HashBinaries()
+	if _, ok := c.lookup(identity(t, path)); !ok {
+		t.Fatal("HashBinaries recorded no hash")
+	}
+	raw, _ := os.ReadFile(path)
+	if got, want := la.binary.bindingKey(), "sha256: "+hex.EncodeToString(sha256Of(raw)); got != want {
+		t.Errorf("binding key = %q, want %q", got, want)
+	}
+}
+
+func sha256Of(b []byte) []byte {
+	s := sha256.Sum256(b)
+	return s[:]
+}

@@ -114,21 +114,23 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 }
 
 // introspectApp introspects a and records the identity of the file the
-// model came from and the hash of its content, taken concurrently.
+// model came from; its content is hashed later, when a binding first needs
+// it or the caller asks (see loadedBinary.content).
 //
-// The hash must be of the very file that answered the introspection, or a
-// replica could bind its approvals to bytes it never described. Both are
-// reached by the path, so the file is examined as a command would run it
-// (see fileid.Stat) before the introspection and the hash start and after
-// both have finished, and the hash records the identity of the descriptor
-// it read, when opened and once read to the end. All four equal means one
-// file was at the path throughout and unchanged: another file renamed over the path changes device and inode,
-// a write in place changes size and times, and the change time cannot be
-// set back by the writer. (A file system whose times are coarser than the
-// write could hide a rewrite within one tick; the stat check before each
-// exec has the same limit.) One retry absorbs a replacement in progress; a
-// second change is reported rather than retried forever, since a file that
-// never settles cannot be bound to anything.
+// The identity must be of the very file that answered the introspection,
+// or its tools could run, and a replica bind its approvals to, bytes that
+// never described them. It is reached by the path, as a command would run
+// it (see fileid.Stat), before the introspection starts and after it has
+// finished: both equal means one file was at the path throughout and
+// unchanged, since another file renamed over the path changes device and
+// inode, a write in place changes size and times, and the change time
+// cannot be set back by the writer. (A file system whose times are coarser
+// than the write could hide a rewrite within one tick; the stat check
+// before each exec has the same limit.) The hash taken later stands for
+// the file only if it reads that identity from open to end; every run is
+// held to it too. One retry absorbs a replacement in progress; a second
+// change is reported rather than retried forever, since a file that never
+// settles cannot be bound to anything.
 //
 // A file that can be run but not read (execute-only) has no hash; its
 // tools are bound to its identity instead, which holds on this host only,
@@ -140,28 +142,22 @@ func introspectApp(ctx context.Context, a App, o introspect.Options, cache *cont
 	var change string
 	for range 2 {
 		before, beforeErr := fileid.Stat(a.Path)
-		hashed := hashConcurrently(a.Path, cache)
 		model, err := introspect.Load(ctx, a.Path, o)
 		if err != nil {
 			return LoadedApp{}, err
 		}
-		c := <-hashed
 		after, afterErr := fileid.Stat(a.Path)
 		switch {
 		case beforeErr != nil:
 			change = fmt.Sprintf("could not be examined before it was introspected (%v)", beforeErr)
 		case afterErr != nil:
 			change = fmt.Sprintf("could not be examined after it was introspected (%v)", afterErr)
-		case c.err == nil && c.id != before:
-			change = before.Differs(c.id)
-		case c.err == nil && c.idAfter != before:
-			change = before.Differs(c.idAfter)
 		default:
 			change = before.Differs(after)
 		}
 		if change == "" {
 			stabilise(model, time.Now())
-			return LoadedApp{App: a, Model: model, binary: fixedBinary(a.Path, before, c)}, nil
+			return LoadedApp{App: a, Model: model, binary: introspectedBinary(a.Path, before, cache)}, nil
 		}
 	}
 	return LoadedApp{}, fmt.Errorf("application %q: the binary changed while it was being introspected; try again (%s %s, twice in a row; wait until whatever replaces it has finished)", a.label(), a.Path, change)

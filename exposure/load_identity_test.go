@@ -121,6 +121,9 @@ func TestLoadsOfByteIdenticalCopiesAtOnePathBindAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Hashed while its file is in place, as a server has it hashed once
+	// it has started.
+	first.HashBinaries()
 	// Another file (inode, times) with the same bytes, as another host has.
 	renameOver(t, path, func(tmp string) { testsupport.CopyFile(t, fixtureBin, tmp) })
 	second, err := loadOne(path)
@@ -133,5 +136,38 @@ func TestLoadsOfByteIdenticalCopiesAtOnePathBindAlike(t *testing.T) {
 		if !ok || a != b {
 			t.Errorf("%s: bindings %q and %q, want one value for the same bytes at the same path", tool.Name(), a, b)
 		}
+	}
+}
+
+// The content is hashed after the load: a file replaced before then, even
+// by the same bytes, is not taken for the one introspected. Its tools bind
+// to the local identity of the file loaded, which no replica shares, and
+// none of them runs; a load of the file now binds by content again.
+func TestABinaryReplacedBeforeItsHashBindsLocallyAndRunsNothing(t *testing.T) {
+	path := copyFixture(t)
+	set, err := loadOne(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renameOver(t, path, func(tmp string) { testsupport.CopyFile(t, fixtureBin, tmp) })
+	set.HashBinaries()
+	now, err := loadOne(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now.HashBinaries()
+	for _, tool := range set.Tools() {
+		a, _ := set.Binding(tool.Name())
+		b, _ := now.Binding(tool.Name())
+		if a == b {
+			t.Errorf("%s: bound alike to a file replaced before it was hashed and to the file now", tool.Name())
+		}
+	}
+	var runs int
+	if _, err := execute(background, mustLookup(t, set, "echo"), echoArgs, countingRunner(&runs)); !errors.Is(err, exposure.ErrBinaryChanged) || runs != 0 {
+		t.Errorf("Execute = %v after %d runs, want ErrBinaryChanged and none", err, runs)
+	}
+	if _, err := execute(background, mustLookup(t, now, "echo"), echoArgs, countingRunner(&runs)); err != nil || runs != 1 {
+		t.Errorf("the set loaded now: Execute = %v after %d runs, want one clean run", err, runs)
 	}
 }

@@ -50,10 +50,10 @@ func (m *member) hashes() *member {
 }
 
 // newToolSet indexes tools, whose names are already unique. It also
-// fixes the content of every command's binary that its binding holds (see
-// bindingOf): the file introspected by Load, or, for a model the caller
-// supplied, the file at the path now, however much later a binding is
-// first asked for.
+// fixes the identity of every command's binary that its runs are held to
+// (see loadedBinary): the file introspected by Load, or, for a model the
+// caller supplied, the file at the path now, however much later a run or
+// a binding first asks for it.
 func newToolSet(tools []Tool, warnings []string, skipped []Skip) *ToolSet {
 	s := &ToolSet{
 		tools:    slices.Clone(tools),
@@ -69,6 +69,27 @@ func newToolSet(tools []Tool, warnings []string, skipped []Skip) *ToolSet {
 	}
 	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name(), b.Name()) })
 	return s
+}
+
+// HashBinaries hashes now the content of every binary of the set that is
+// not hashed yet (see loadedBinary.content), which a binding otherwise
+// does when a call first needs one: a caller runs it once the CPUs are
+// idle, after the start-up or a reload, so that no call waits for it. It
+// returns once every binary is hashed, with their number; a binary that
+// cannot be read costs its tools' bindings their reach beyond this host,
+// as on any load.
+func (s *ToolSet) HashBinaries() int {
+	if s == nil {
+		return 0
+	}
+	seen := map[*loadedBinary]bool{}
+	for _, t := range s.tools {
+		if b, ok := t.(binaryBacked); ok && !seen[b.program()] {
+			seen[b.program()] = true
+			b.program().content()
+		}
+	}
+	return len(seen)
 }
 
 // Lookup returns the tool called name. A command tagged ai:deny is never in

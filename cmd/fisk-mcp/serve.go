@@ -128,7 +128,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		// A shared server's first list is one client's among many: its
 		// start-up ends when it begins to serve.
 		restoreGC()
-		go srv.PrepareSearch()
+		go srv.Prepare()
 		stopWatch := func() {}
 		defer func() { stopWatch() }()
 		return serveHTTP(ctx, p, srv, func(addr string) {
@@ -140,7 +140,8 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	// The start-up ends a little after the first list is written, or
 	// when a client that does not list has had its time (see
 	// startupSettle); then, with the CPUs idle, a start that answered
-	// with a kept list builds its set (see earlyList.document), a
+	// with a kept list builds its set (see earlyList.document), the
+	// binaries are hashed before the first call needs their bindings, a
 	// deferred set's search index is built before the model's first
 	// search, and the list is kept for the next start. A timer that fires
 	// after serving has ended does nothing: restoreGC has run by then.
@@ -148,7 +149,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		time.AfterFunc(startupSettle, func() {
 			early.release("the start-up is over")
 			restoreGC()
-			srv.PrepareSearch()
+			srv.Prepare()
 			keepEarly(early, srv, log)
 		})
 	}
@@ -230,7 +231,7 @@ func (c *cli) serveEarly(ctx context.Context, p *plan, l loader, srv *server.Ser
 		early.save.Store(true) // kept again, as the set lists it
 		keepEarly(early, srv, log)
 	}
-	srv.PrepareSearch()
+	srv.Prepare()
 	announce(log, p, l, r.set, "")
 	stopWatch := c.watch(ctx, w, l, srv, log)
 	err := <-served
@@ -313,7 +314,7 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server
 	w.Publish = func(set *exposure.ToolSet) {
 		listing.WarnEmptyApps(log, set, l.apps)
 		srv.Publish(set)
-		srv.PrepareSearch()
+		srv.Prepare()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

@@ -26,8 +26,9 @@ import (
 // default for nats), in full, and in full with output schemas, each start
 // finding what the one before it kept, as a person's next start does, and
 // deferred and in full as a first start, with nothing kept; and, apart,
-// the content hash a load takes of the binary concurrently with the
-// introspection. Compare them
+// the content hash of the binary, which a start leaves to a second after
+// its first list (see exposure.ToolSet.HashBinaries), so that no start
+// measured here takes it. Compare them
 // with benchstat; the ratio is what serving costs on top of the floor.
 //
 // Besides wall time, each reports cpu-ms/op: the user and system time of
@@ -72,8 +73,8 @@ func BenchmarkStartup(b *testing.B) {
 		})
 	}
 	// What binding tools to the binary's content costs: SHA-256 of the
-	// whole file, read as a load reads it. Load takes it beside the
-	// introspection, so it should not add to "serve".
+	// whole file, read as a load reads it. A start takes it after its
+	// first list, so it should not add to "serve" or "serve-first".
 	b.Run("content-hash", func(b *testing.B) {
 		fi, err := os.Stat(nats)
 		if err != nil {
@@ -178,10 +179,9 @@ func benchmarkServeRaw(b *testing.B, sb sandbox, fiskMCP, nats string, extra []s
 // benchmarkServe measures start → first tools/list of fiskMCP serving nats
 // with args; tools is how many it must list, 0 for any number. Every start
 // but a first one finds what the one before kept, as a person's next
-// start does: the binary's content hash (see
-// exposure.LoadOptions.ContentCache) and the first list (see
-// internal/listcache); a first one has fisk-mcp's cache removed
-// beforehand.
+// start does: the first list (see internal/listcache), and the binary's
+// content hash (see exposure.LoadOptions.ContentCache), which no start
+// here waits for; a first one has fisk-mcp's cache removed beforehand.
 func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int, first bool) {
 	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
 	var before func()

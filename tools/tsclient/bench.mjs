@@ -4,11 +4,18 @@
 // each mode connect (start, introspection and the handshake), the first
 // tools/list and a second one. The modes are the arguments as given
 // (deferred, for a large CLI with the default settings), `--defer never`
-// and `--defer never --output-schema`, so SERVE_ARGS set neither. See
+// and `--defer never --output-schema`, so SERVE_ARGS set neither; each
+// is started first with nothing kept (a first start: the cache fisk-mcp
+// keeps the first list and the binary's hash in is removed), then again,
+// finding what that start kept (a restart, as a person's client does on
+// every launch). The cache is the bench's own, removed at the end. See
 // README.md.
 //
 //   node bench.mjs ROUNDS FISK_MCP SERVE_ARGS... APP
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -40,15 +47,19 @@ function introspect() {
   });
 }
 
+const cache = mkdtempSync(join(tmpdir(), "fisk-mcp-tsclient-bench-"));
+const env = { ...process.env, XDG_CACHE_HOME: cache };
 const floor = [];
 const runs = {};
 for (let r = 0; r < Number(rounds); r++) {
   floor.push(await introspect());
-  for (const [mode, extra] of Object.entries(modes)) {
+  for (const [given, extra] of Object.entries(modes)) for (const start of ["first start", "restart"]) {
+    const mode = `${given}, ${start}`;
+    if (start === "first start") rmSync(join(cache, "fisk-mcp"), { recursive: true, force: true });
     const t0 = performance.now();
     // The modes set --defer and --output-schema themselves: SERVE_ARGS must
     // not (fisk-mcp refuses a flag given twice).
-    const transport = new StdioClientTransport({ command: fiskMCP, args: ["serve", ...extra, ...serveArgs], stderr: "ignore" });
+    const transport = new StdioClientTransport({ command: fiskMCP, args: ["serve", ...extra, ...serveArgs], env, stderr: "ignore" });
     const client = new Client({ name: "fisk-mcp-tsclient-bench", version: "1.0.0" });
     await client.connect(transport);
     const t1 = performance.now();
@@ -63,6 +74,7 @@ for (let r = 0; r < Number(rounds); r++) {
     m.bytes = Buffer.byteLength(JSON.stringify(first));
   }
 }
+rmSync(cache, { recursive: true, force: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => x.toFixed(1);
 const base = median(floor);
