@@ -47,19 +47,31 @@ func readSearchRequests(setting, path string, into catalog.Requests) error {
 	if len(raw) > maxRequestsFile {
 		return fail("larger than 4 MiB; a file of requests holds sentences people say, check that it is the right file")
 	}
-	var root yaml.Node
+	// One document, as in a configuration file: empty ones (a stray ---)
+	// are ignored, a second with content is refused, not skipped.
+	var root *yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(&root); err != nil {
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			return fail("empty; give application: NAME and commands: {COMMAND PATH: [REQUEST, ...]}")
+			break
 		}
-		return fail("not valid YAML or JSON: %v", err)
+		if err != nil {
+			return fail("not valid YAML or JSON: %v", err)
+		}
+		if len(n.Content) == 0 || n.Content[0].Kind == yaml.ScalarNode && n.Content[0].ShortTag() == "!!null" {
+			continue
+		}
+		if root != nil {
+			return fail("line %d: a second YAML document begins here; put every command in the first", n.Line)
+		}
+		root = &n
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return fail("holds more than one YAML document; put every command in the first")
+	if root == nil {
+		return fail("empty; give application: NAME and commands: {COMMAND PATH: [REQUEST, ...]}")
 	}
-	doc := &root
+	doc := root
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		doc = doc.Content[0]
 	}

@@ -21,11 +21,13 @@ func writeRequests(t *testing.T, content string) string {
 
 func TestSearchRequestsAreReadFromYAMLAndJSON(t *testing.T) {
 	r := catalog.Requests{}
-	path := writeRequests(t, `application: ops
+	path := writeRequests(t, `---
+application: ops
 written_for: ops 1.2
 commands:
   "db   backup": [save a copy of the database, "  snapshot prod  "]
   db restore: bring yesterday's data back
+---
 `)
 	if err := readSearchRequests("--search-requests", path, r); err != nil {
 		t.Fatal(err)
@@ -55,7 +57,7 @@ func TestBadSearchRequestsSayWhatToFixAndAddNothing(t *testing.T) {
 		{"empty", "", []string{"empty; give application: NAME"}},
 		{"not yaml", "application: [", []string{"not valid YAML or JSON"}},
 		{"a list", "- a\n- b\n", []string{"line 1: give a mapping with application"}},
-		{"two documents", "application: a\ncommands: {x: [y]}\n---\napplication: b\n", []string{"more than one YAML document"}},
+		{"two documents", "application: a\ncommands: {x: [y]}\n---\napplication: b\n", []string{"line 3: a second YAML document begins here"}},
 		{"nothing", "written_for: x\n", []string{"application is missing", "commands is missing"}},
 		{"unknown key", "application: a\ncommands: {x: [y]}\ncomand: 1\n", []string{`line 3: "comand" is not a key`}},
 		{"blank application", "application: ' '\ncommands: {x: [y]}\n", []string{"line 1: application: give the name"}},
