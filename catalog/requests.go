@@ -14,15 +14,23 @@ import (
 // that search_tools finds its tools in the words its users say.
 type Requests map[string]map[string][]string
 
-// Add adds request under application's command title, once.
-func (r Requests) Add(application, title, request string) {
+// Add adds requests under application's command title, each once, in
+// time linear in their number and in those the title already holds.
+func (r Requests) Add(application, title string, requests ...string) {
 	cmds := r[application]
 	if cmds == nil {
 		cmds = map[string][]string{}
 		r[application] = cmds
 	}
-	if !slices.Contains(cmds[title], request) {
-		cmds[title] = append(cmds[title], request)
+	held := make(map[string]bool, len(cmds[title])+len(requests))
+	for _, q := range cmds[title] {
+		held[q] = true
+	}
+	for _, q := range requests {
+		if !held[q] {
+			held[q] = true
+			cmds[title] = append(cmds[title], q)
+		}
 	}
 }
 
@@ -65,8 +73,12 @@ func (r Requests) Unused(s *exposure.ToolSet) []string {
 // requests, then r's that it does not already hold. A fresh slice.
 func (r Requests) of(application, title string) []string {
 	out := Asked(application, title)
-	for _, q := range r[application][title] {
-		if !slices.Contains(out, q) {
+	known := make(map[string]bool, len(out))
+	for _, q := range out {
+		known[q] = true
+	}
+	for _, q := range r[application][title] { // each once already (see Add)
+		if !known[q] {
 			out = append(out, q)
 		}
 	}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/fisk-mcp/fisk-mcp/catalog"
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
 // Bounds of a --search-requests file. A request is a sentence someone
@@ -19,6 +21,7 @@ import (
 const (
 	maxRequestsFile = 4 << 20
 	maxRequest      = 1000 // characters
+	maxPath         = 200  // characters: a command path is a few words
 )
 
 // readSearchRequests adds to into the requests of the file at path, which
@@ -90,7 +93,7 @@ func readSearchRequests(setting, path string, into catalog.Requests) error {
 		switch key.Value {
 		case "application":
 			appSeen = true
-			if value.Kind != yaml.ScalarNode || strings.TrimSpace(value.Value) == "" {
+			if value.Kind != yaml.ScalarNode || strings.TrimSpace(value.Value) == "" || utf8.RuneCountInString(value.Value) > maxPath {
 				bad(value, "application: give the name the application gives itself (its --fisk-introspect document's name, such as nats)")
 				continue
 			}
@@ -126,6 +129,10 @@ func readSearchRequests(setting, path string, into catalog.Requests) error {
 				bad(key, "a command path is missing: give the command's words without the application's name, such as stream ls")
 				continue
 			}
+			if utf8.RuneCountInString(title) > maxPath {
+				bad(key, "%s: a command path is longer than %d characters; give the command's words, such as stream ls", printable(title), maxPath)
+				continue
+			}
 			items := []*yaml.Node{value}
 			if value.Kind == yaml.SequenceNode {
 				items = value.Content
@@ -154,17 +161,20 @@ func readSearchRequests(setting, path string, into catalog.Requests) error {
 		}
 		return fail("%s", strings.Join(problems, "; "))
 	}
+	byTitle := map[string][]string{}
+	var titles []string
 	for _, r := range found {
-		into.Add(application, r.title, r.text)
+		if _, ok := byTitle[r.title]; !ok {
+			titles = append(titles, r.title)
+		}
+		byTitle[r.title] = append(byTitle[r.title], r.text)
+	}
+	for _, title := range titles {
+		into.Add(application, title, byTitle[title]...)
 	}
 	return nil
 }
 
-// printable quotes s for a message, bounded, its control characters
-// escaped.
-func printable(s string) string {
-	if utf8.RuneCountInString(s) > 80 {
-		s = string([]rune(s)[:80]) + "..."
-	}
-	return fmt.Sprintf("%q", s)
-}
+// printable quotes s for a message, cut to 80 characters, its control
+// and formatting characters escaped.
+func printable(s string) string { return strconv.Quote(visible.Cut(s, 80)) }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,6 +68,7 @@ func TestBadSearchRequestsSayWhatToFixAndAddNothing(t *testing.T) {
 		{"empty request", "application: a\ncommands:\n  x: ['', ok]\n", []string{`line 3: "x": a request is empty`}},
 		{"nested", "application: a\ncommands:\n  x: [[y]]\n", []string{`"x": a request is a sentence, not a list`}},
 		{"too long", "application: a\ncommands:\n  x: [" + long + "]\n", []string{"longer than 1000 characters"}},
+		{"long path", "application: a\ncommands:\n  " + strings.Repeat("x", 201) + ": [y]\n", []string{"a command path is longer than 200 characters", "…"}},
 		{"control characters", "application: a\ncommands:\n  \"x\\e[31m\": []\n", []string{`"x\x1b[31m": give at least one request`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -131,5 +133,25 @@ func TestBundleRefusesAFileOfRequests(t *testing.T) {
 	}
 	if _, statErr := os.Stat(filepath.Join(dir, "t.mcpb")); statErr == nil {
 		t.Error("the bundle was written anyway")
+	}
+}
+
+// A file as large as is allowed, most of it under one command, is read
+// whole and each request kept once: adding checks for repeats by a set,
+// not by searching what is held (200,000 requests would take minutes so).
+func TestALargeFileOfRequestsIsReadOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("application: a\ncommands:\n  x:\n")
+	const n = 200_000
+	for i := range n {
+		fmt.Fprintf(&b, "    - r%d\n", i)
+	}
+	b.WriteString("    - r7\n") // a repeat
+	r := catalog.Requests{}
+	if err := readSearchRequests("--search-requests", writeRequests(t, b.String()), r); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(r["a"]["x"]); got != n {
+		t.Errorf("read %d requests, want %d", got, n)
 	}
 }
