@@ -46,15 +46,12 @@ type loadedBinary struct {
 	// loaded (it changed before it was hashed); the binding then falls
 	// back to the file's identity, which no other host shares.
 	sumErr error
-	// cache, for a binary whose hash is taken later, is where a hash of
-	// the same version may already be recorded (nil: none).
-	cache *contentCache
 }
 
 // introspectedBinary returns the binary Load introspected, the file of
 // identity id throughout, its content to be hashed later (see content).
-func introspectedBinary(path string, id fileid.ID, cache *contentCache) *loadedBinary {
-	b := &loadedBinary{path: path, cache: cache}
+func introspectedBinary(path string, id fileid.ID) *loadedBinary {
+	b := &loadedBinary{path: path}
 	b.once.Do(func() { b.id = id })
 	return b
 }
@@ -63,7 +60,7 @@ func introspectedBinary(path string, id fileid.ID, cache *contentCache) *loadedB
 // now, with the hash of that very file's content.
 func (b *loadedBinary) get() *loadedBinary {
 	b.once.Do(func() {
-		c := contentOf(b.path, nil)
+		c := contentOf(b.path)
 		b.hashOnce.Do(func() {
 			if c.err == nil && c.id == c.idAfter {
 				b.id, b.sum = c.id, c.sum
@@ -90,7 +87,7 @@ func (b *loadedBinary) get() *loadedBinary {
 func (b *loadedBinary) content() *loadedBinary {
 	b = b.get()
 	b.hashOnce.Do(func() {
-		c := contentOf(b.path, b.cache)
+		c := contentOf(b.path)
 		switch {
 		case c.err != nil:
 			b.sumErr = c.err
@@ -141,9 +138,7 @@ type content struct {
 // looked up in PATH, as fileid.Stat and os/exec do). The identity comes
 // from the opened descriptor, not from the path, so it is the identity of
 // the bytes hashed even if another file is renamed over the path meanwhile.
-// With a cache (nil: none), the recorded hash of exactly that identity is
-// taken instead of reading the file, and a hash read is recorded.
-func contentOf(path string, cache *contentCache) content {
+func contentOf(path string) content {
 	if !strings.ContainsRune(path, filepath.Separator) {
 		found, err := exec.LookPath(path)
 		if err != nil {
@@ -162,10 +157,6 @@ func contentOf(path string, cache *contentCache) content {
 		return content{err: err}
 	}
 	c.id = fileid.Of(fi)
-	if sum, ok := cache.lookup(c.id); ok {
-		c.sum, c.idAfter = sum, c.id
-		return c
-	}
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
 		return content{err: fmt.Errorf("reading %s: %w", path, err)}
@@ -175,8 +166,5 @@ func contentOf(path string, cache *contentCache) content {
 		return content{err: err}
 	}
 	c.idAfter = fileid.Of(fi)
-	if c.idAfter == c.id {
-		cache.store(c.id, c.sum)
-	}
 	return c
 }

@@ -49,18 +49,6 @@ type LoadOptions struct {
 	// its name, and a newcomer claiming that name is skipped (see Rebuild).
 	// A non-nil Previous implies Reload.
 	Previous *ToolSet
-	// ContentCache is a directory where the content hash of each binary
-	// is kept by the file's identity, so that a binary unchanged since an
-	// earlier load is not read again ("": none; see contentCache). It
-	// needs no setting up, and one that cannot be used only costs the
-	// hash.
-	ContentCache string
-	// Document, when set, is called with the document each app printed,
-	// by its index in apps, before it is decoded; it may be called again
-	// for an app whose binary changed while it was introspected, with the
-	// document of the introspection repeated. Calls for different apps
-	// may run at once. It must not modify or keep the slice.
-	Document func(app int, doc []byte)
 }
 
 // Load introspects every app (concurrently; results keep the configured
@@ -91,14 +79,9 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 	if o.Introspect.Env == nil {
 		o.Introspect.Env = execrunner.Environ(os.Environ(), nil)
 	}
-	cache := newContentCache(o.ContentCache)
 	for i, a := range apps {
-		io := o.Introspect
-		if o.Document != nil {
-			io.Document = func(doc []byte) { o.Document(i, doc) }
-		}
 		wg.Go(func() {
-			loaded[i], errs[i] = introspectApp(ctx, a, io, cache)
+			loaded[i], errs[i] = introspectApp(ctx, a, o.Introspect)
 		})
 	}
 	wg.Wait()
@@ -138,7 +121,7 @@ func Load(ctx context.Context, apps []App, custom []Tool, p Policy, o LoadOption
 //
 // The model's volatile text is normalised (see stabilise), so two loads
 // of the same file describe the same tools.
-func introspectApp(ctx context.Context, a App, o introspect.Options, cache *contentCache) (LoadedApp, error) {
+func introspectApp(ctx context.Context, a App, o introspect.Options) (LoadedApp, error) {
 	var change string
 	for range 2 {
 		before, beforeErr := fileid.Stat(a.Path)
@@ -157,7 +140,7 @@ func introspectApp(ctx context.Context, a App, o introspect.Options, cache *cont
 		}
 		if change == "" {
 			stabilise(model, time.Now())
-			return LoadedApp{App: a, Model: model, binary: introspectedBinary(a.Path, before, cache)}, nil
+			return LoadedApp{App: a, Model: model, binary: introspectedBinary(a.Path, before)}, nil
 		}
 	}
 	return LoadedApp{}, fmt.Errorf("application %q: the binary changed while it was being introspected; try again (%s %s, twice in a row; wait until whatever replaces it has finished)", a.label(), a.Path, change)

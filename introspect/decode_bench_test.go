@@ -5,18 +5,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // natsDocument returns the nats CLI's introspection document, from the
-// binary the nats integration tests install into the user's cache; the
+// binary the nats integration tests install into the test tool cache; the
 // benchmark skips when it is not there.
 func natsDocument(b *testing.B) []byte {
 	b.Helper()
-	base, err := os.UserCacheDir()
-	if err != nil {
-		b.Skip("no user cache directory:", err)
-	}
-	bin := filepath.Join(base, "fisk-mcp", "natscli-v0.5.0", "nats")
+	bin := filepath.Join(testsupport.ToolCache(), "natscli-v0.5.0", "nats")
 	if _, err := os.Stat(bin); err != nil {
 		b.Skip("no nats binary (run the integration/nats tests once to install it):", err)
 	}

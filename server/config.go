@@ -91,16 +91,6 @@ type Config struct {
 	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
 	// HTTPConfig.DrainTimeout, when set, takes precedence for HTTPServer.Serve.
 	DrainTimeout time.Duration
-	// Listed, when set, is called once, when ServeStdio has written the
-	// first answer to a tools/list in full: the moment the client has all
-	// it waited for at start-up. A caller uses it to end what it does only
-	// while starting (cmd/fisk-mcp collects no garbage until a little
-	// after). It runs on the writer, before the next line is written, so
-	// it must return promptly.
-	Listed func()
-	// AwaitingSet, when set, is called when a call first waits for the
-	// tool set of a server NewEarly made, at most once.
-	AwaitingSet func()
 }
 
 // withDefaults returns c with every zero field replaced by its default.

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -133,7 +132,7 @@ type catalogView struct {
 // tool is never found, described or suggested. The index kept is the set
 // in force's: a call still running on a set a reload replaced builds that
 // set's index for itself, rather than evict the one prepared for the set
-// in force (see PrepareSearch).
+// in force (see readySet).
 func (s *Server) indexOf(set *exposure.ToolSet) *catalog.Index {
 	v := s.catalog.Load()
 	if v == nil || v.set != set {
@@ -156,34 +155,6 @@ func (s *Server) indexOf(set *exposure.ToolSet) *catalog.Index {
 		v.index = catalog.New(entries)
 	})
 	return v.index
-}
-
-// Prepare readies the set in force for the calls and searches to come,
-// so that none waits for what it needs: it hashes the content of the
-// set's binaries, which bindings hold (see exposure.ToolSet.HashBinaries;
-// some 30 ms for the 37 MB nats CLI, when no earlier start recorded it),
-// and builds the search index (see PrepareSearch). It returns once both
-// are done. A caller runs it when the CPUs are idle: after the start-up,
-// or after a reload has been published.
-func (s *Server) Prepare() {
-	start := time.Now()
-	if n := s.tools.Load().HashBinaries(); n > 0 {
-		s.log.Debug("the binaries' content is hashed for the tools' bindings", "binaries", n, "took", time.Since(start))
-	}
-	s.PrepareSearch()
-}
-
-// PrepareSearch builds the search index of the set in force when that set
-// is deferred, so that the model's first search_tools call does not wait
-// for it (some 14 ms for nats's 230 tools); otherwise the index is built
-// on first use, as a set that is listed in full is rarely searched. It
-// returns once the index is built. A caller runs it when the CPUs are
-// idle: after the start-up, or after a reload has been published.
-func (s *Server) PrepareSearch() {
-	set := s.tools.Load()
-	if l := s.listing.Load(); l != nil && l.deferred && set != nil {
-		s.indexOf(set)
-	}
 }
 
 // gated reports whether t needs a person's approval; a tool that cannot

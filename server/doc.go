@@ -50,26 +50,30 @@
 //  4. Lookup: the handler finds the name in the set in force, with its
 //     [exposure.ToolSet.Binding]. A call through an executor
 //     (call_read_only_tool, call_tool) names its tool in its arguments and
-//     takes this path from here on, under the real tool's name; the
-//     read-only executor refuses a tool that is not read-only here. A name
+//     takes this path from here on, under the real tool's name. A name
 //     the set does not serve is unknown, with the closest served names.
 //  5. Gate capability: a tool that does not implement
-//     [exposure.Confirmable] is refused, before anything is validated.
+//     [exposure.Confirmable] is refused, before anything is validated;
+//     then the read-only executor refuses a tool that is not read-only.
 //  6. Prepare: [exposure.Tool.Prepare] validates and renders the call once,
 //     and the server renders its redacted display line once, from
 //     [exposure.Call.DisplayArgv] (secret flag values hidden). The
 //     handler's second pass reuses both when the binding and the raw
-//     arguments are unchanged.
-//  7. Gate: [elicit.Gate.Check] asks, judges the answer against the
+//     arguments are unchanged. A command line longer than the system
+//     allows ([execrunner.MaxArgv]) is refused here, before anyone is
+//     asked to approve it.
+//  7. Drain: the call is tracked from here, so a shutdown under way
+//     refuses it before anyone is asked, and cancels it if it runs.
+//  8. Gate: [elicit.Gate.Check] asks, judges the answer against the
 //     prepared call and its binding and records it in the replay store
 //     (each answer is used once; a store that cannot record refuses), or
 //     asks again when the answer does not answer the question asked. In
 //     browser approval (elicit.ModeBrowser, or ModeElicitOrBrowser for a
 //     client that cannot ask) it instead waits, inside this pass, for the
 //     person's click on the page showing this prepared call.
-//  8. Slot: a concurrency slot within its client's share (an HTTP client
-//     may not hold every slot), waiting as long as the call's context allows.
-//  9. Same tool?: after every wait, the name must still have the call's
+//  9. Slot: a concurrency slot within its client's share (an HTTP client
+//     may not hold every slot), waiting as long as the call's context
+//     allows. Then, after every wait, the name must still have the call's
 //     binding and a command's binary must still be the file that was loaded
 //     ([exposure.Call.CheckBinary]).
 //  10. Run: a command through [execrunner.Start] with the server's

@@ -292,6 +292,7 @@ func (hs *HTTPServer) Serve(ctx context.Context) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	s.log.Info("serving streamable HTTP", "addr", ln.Addr().String(), "stateless", cfg.Stateless)
+	go s.startup.end()
 
 	select {
 	case err := <-served:

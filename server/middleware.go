@@ -42,15 +42,6 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			s.logCall(ctx, st.rec)
 			return errorResult("nothing ran: %v before the call started", errInputEnded), nil
 		}
-		if err := s.awaitReady(ctx); err != nil {
-			// A server NewEarly made, whose set never came, or a client
-			// that left or cancelled while it was on its way.
-			st.handled, st.rec.result = true, ResultCancelled
-			s.logCall(ctx, st.rec)
-			res := errorResult("nothing ran: %v", err) // the load's error may quote the app's stderr
-			s.redactResult(&res)
-			return res, nil
-		}
 		if name := st.rec.tool; !s.answers(name) {
 			// Answered here rather than by the SDK, with the names the
 			// caller most likely meant; the line records the attempt.

@@ -31,16 +31,8 @@ type Server struct {
 	listing atomic.Pointer[listing]
 	catalog atomic.Pointer[catalogView]
 
-	// ready is closed once the server has its tool set: by New, or by
-	// Complete on a server NewEarly made, which holds early until then.
-	// abandoned is closed by Abandon, with abandonErr its reason.
-	ready       chan struct{}
-	early       *Early
-	abandoned   chan struct{}
-	abandonOnce sync.Once
-	abandonErr  error
-	// awaitingOnce calls Config.AwaitingSet once.
-	awaitingOnce sync.Once
+	// startup ends the start-up (see startup.go).
+	startup startup
 
 	// onSlotWait, when set by tests, is called when a call starts waiting
 	// for a concurrency slot.
@@ -60,32 +52,19 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 	if tools == nil || tools.Load() == nil {
 		return nil, errors.New("server: no tool set to serve; load one with exposure.Load and wrap it in exposure.NewCurrent")
 	}
-	s, err := construct(cfg, tools)
-	if err != nil {
-		return nil, err
-	}
-	s.register(tools.Load())
-	close(s.ready)
-	return s, nil
-}
-
-// construct returns a server over tools with nothing registered, not yet
-// ready (see awaitReady).
-func construct(cfg Config, tools *exposure.Current) (*Server, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{
-		cfg:       cfg,
-		log:       cfg.Logger,
-		tools:     tools,
-		slots:     newSlotPool(cfg.Concurrency, cfg.ClientConcurrency),
-		calls:     newCallTracker(),
-		added:     map[string]registration{},
-		ready:     make(chan struct{}),
-		abandoned: make(chan struct{}),
+		cfg:   cfg,
+		log:   cfg.Logger,
+		tools: tools,
+		slots: newSlotPool(cfg.Concurrency, cfg.ClientConcurrency),
+		calls: newCallTracker(),
+		added: map[string]registration{},
 	}
+	s.startup.init(s.readySet)
 	caps := capabilities()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
 		Instructions: cfg.Instructions,
@@ -101,6 +80,7 @@ func construct(cfg Config, tools *exposure.Current) (*Server, error) {
 	s.mcp.AddReceivingMiddleware(s.callMiddleware)
 	s.mcp.AddReceivingMiddleware(s.listMiddleware)
 	s.mcp.AddReceivingMiddleware(undeclaredMethods(caps))
+	s.register(tools.Load())
 	return s, nil
 }
 
@@ -122,14 +102,22 @@ func (s *Server) Tools() *exposure.ToolSet { return s.tools.Load() }
 // list answered while the new set is being prepared is the old set's, with
 // the old set still in force, never the old list for the new set, which
 // would go on showing a tool the new set denies.
+//
+// After the start-up (see startup.go), Publish readies the new set for
+// the calls to come (see readySet) before it returns.
 func (s *Server) Publish(set *exposure.ToolSet) exposure.SetDiff {
 	s.publish.Lock()
-	defer s.publish.Unlock()
 	p := s.planRegistrations(set)
 	diff := s.tools.Publish(set)
 	s.applyRegistrations(p)
+	s.publish.Unlock()
 	s.log.Info("tool set published", "tools", served(set), "deferred", p.listing.deferred,
 		"added", diff.Added, "removed", diff.Removed, "changed", diff.Changed)
+	select {
+	case <-s.startup.over:
+		s.readySet()
+	default:
+	}
 	return diff
 }
 

@@ -31,7 +31,9 @@ import (
 // otherwise, and logs go to Config.Logger.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	answers := newAnswerTracker()
-	w := newResponseWriter(out, answers, s.cfg.Listed)
+	listed, stopStartup := s.startup.stdioTimers()
+	defer stopStartup()
+	w := newResponseWriter(out, answers, listed)
 	checked := &lineChecker{in: in, refuse: w.refuse, log: s.log}
 	r := newRequestReader(checked, answers)
 	// Every request's context carries the end of the input (the SDK
@@ -208,7 +210,7 @@ type responseWriter struct {
 	out     io.Writer
 	answers *answerTracker
 	// listed is called after the first answer to a tools/list is written
-	// (see Config.Listed), at most once.
+	// (see startup.go), at most once.
 	listed func()
 
 	mu        sync.Mutex // serialises writes and guards lines

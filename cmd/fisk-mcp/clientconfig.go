@@ -95,7 +95,7 @@ func (c *cli) countServed(p *plan, env map[string]string) (served, gated int) {
 	for k, v := range env {
 		extra = append(extra, k+"="+v)
 	}
-	set, err := newLoader(p, extra...).load(c.ctx, nil)
+	set, err := newLoader(p, extra...).load(c.ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "warning: the tools to serve could not be counted, so deferral is left as set and approval is set as if some were gated: %v\n", err)
 		return -1, -1

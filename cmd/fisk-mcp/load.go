@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -17,7 +16,6 @@ type loader struct {
 	apps   []exposure.App
 	policy exposure.Policy
 	env    *execrunner.Environment // the commands' environment; introspection gets its common part
-	cache  string                  // where binaries' content hashes are kept; "": nowhere
 }
 
 // newLoader returns the loader of p, in fisk-mcp's environment plus extra
@@ -25,31 +23,14 @@ type loader struct {
 func newLoader(p *plan, extra ...string) loader {
 	return loader{
 		apps: p.Apps, policy: p.Policy,
-		env:   execrunner.NewEnvironment(append(os.Environ(), extra...), execrunner.EnvRule{Scrub: p.ScrubEnv, Keep: p.KeepEnv}),
-		cache: contentCacheDir(),
+		env: execrunner.NewEnvironment(append(os.Environ(), extra...), execrunner.EnvRule{Scrub: p.ScrubEnv, Keep: p.KeepEnv}),
 	}
-}
-
-// contentCacheDir is where loads keep the content hashes of binaries (see
-// exposure.LoadOptions.ContentCache): fisk-mcp/content under the user's
-// cache directory ($XDG_CACHE_HOME or ~/.cache; ~/Library/Caches on
-// macOS), or nowhere when there is none.
-func contentCacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "fisk-mcp", "content")
 }
 
 // load introspects every app and builds the set; a name collision fails it.
-// document, when not nil, is given each app's document before it is
-// decoded (see exposure.LoadOptions.Document).
-func (l loader) load(ctx context.Context, document func(app int, doc []byte)) (*exposure.ToolSet, error) {
+func (l loader) load(ctx context.Context) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
-		Introspect:   introspect.Options{Env: l.env.For(nil)},
-		ContentCache: l.cache,
-		Document:     document,
+		Introspect: introspect.Options{Env: l.env.For(nil)},
 	})
 }
 
@@ -58,10 +39,9 @@ func (l loader) load(ctx context.Context, document func(app int, doc []byte)) (*
 // failing, and a tool current serves keeps its name (see exposure.Rebuild).
 func (l loader) reload(ctx context.Context, current *exposure.ToolSet) (*exposure.ToolSet, error) {
 	return exposure.Load(ctx, l.apps, nil, l.policy, exposure.LoadOptions{
-		Introspect:   introspect.Options{Env: l.env.For(nil)},
-		Reload:       true,
-		Previous:     current,
-		ContentCache: l.cache,
+		Introspect: introspect.Options{Env: l.env.For(nil)},
+		Reload:     true,
+		Previous:   current,
 	})
 }
 

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/choria-io/fisk"
 
@@ -42,6 +41,11 @@ func (c *cli) runServe(*fisk.ParseContext) error {
 // the client leaves or a signal ends the context. Everything that can fail
 // is done before serving starts, so a bad setting never leaves a server half
 // up.
+//
+// The start-up is one path for both transports: the apps are loaded while
+// the replay store and the approval page are opened, then the server is
+// built over the set and serves. Garbage collection is off until the
+// server's start-up is over (see startupGC and server.Server.StartupOver).
 func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	sp := p.Serving
 	ctx := c.ctx
@@ -70,24 +74,18 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		// replaced while it runs is reloaded once the watcher starts.
 		w.Baseline = w.Snapshot()
 	}
-	stdio := sp.HTTP.Addr == ""
 	// The apps are loaded while the rest is opened. When the rest fails,
 	// the load is abandoned, and its error is reported instead only if it
 	// has already failed.
 	loadCtx, cancelLoad := context.WithCancel(ctx)
 	defer cancelLoad()
-	var early *earlyList
-	if stdio {
-		early = newEarlyList(loadCtx, p, earlyListDir(), log)
-		sp.Server.AwaitingSet = early.releaseForCall
+	type loadResult struct {
+		set *exposure.ToolSet
+		err error
 	}
 	loaded := make(chan loadResult, 1)
 	go func() {
-		var document func(int, []byte)
-		if early != nil {
-			document = early.document
-		}
-		set, err := l.load(loadCtx, document)
+		set, err := l.load(loadCtx)
 		loaded <- loadResult{set, err}
 	}()
 	failed := func(err error) error {
@@ -116,128 +114,33 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	defer closeApprovals()
 	sp.Approval.Browser, sp.HTTP.Approvals = asker, page
 	warnApprovalWait(log, sp.Approval)
-	var srv *server.Server
-	if !stdio {
-		r := <-loaded
-		if r.err != nil {
-			return r.err
-		}
-		if srv, err = newServer(p, l, r.set, log); err != nil {
-			return err
-		}
-		// A shared server's first list is one client's among many: its
-		// start-up ends when it begins to serve.
-		restoreGC()
-		go srv.Prepare()
-		stopWatch := func() {}
-		defer func() { stopWatch() }()
-		return serveHTTP(ctx, p, srv, func(addr string) {
-			announce(log, p, l, r.set, addr)
-			stopWatch = c.watch(ctx, w, l, srv, log)
-		})
-	}
 
-	// The start-up ends a little after the first list is written, or
-	// when a client that does not list has had its time (see
-	// startupSettle); then, with the CPUs idle, a start that answered
-	// with a kept list builds its set (see earlyList.document), the
-	// binaries are hashed before the first call needs their bindings, a
-	// deferred set's search index is built before the model's first
-	// search, and the list is kept for the next start. A timer that fires
-	// after serving has ended does nothing: restoreGC has run by then.
-	sp.Server.Listed = func() {
-		time.AfterFunc(startupSettle, func() {
-			early.release("the start-up is over")
-			restoreGC()
-			srv.Prepare()
-			keepEarly(early, srv, log)
-		})
+	r := <-loaded
+	if r.err != nil {
+		return r.err
 	}
-	defer time.AfterFunc(startupGCWindow, restoreGC).Stop()
-
-	var kept *server.Early
-	var r loadResult
-	got := false
-	if early != nil {
+	srv, err := newServer(p, l, r.set, log)
+	if err != nil {
+		return err
+	}
+	go func() {
 		select {
-		case kept = <-early.decided:
-		case r = <-loaded:
-			got = true
+		case <-srv.StartupOver():
+			restoreGC()
+		case <-ctx.Done():
 		}
+	}()
+	stopWatch := func() {}
+	defer func() { stopWatch() }()
+	started := func(addr string) {
+		announce(log, p, l, r.set, addr)
+		stopWatch = c.watch(ctx, w, l, srv, log)
 	}
-	if kept != nil && !got {
-		if srv, err = newEarlyServer(p, l, kept, log); err == nil {
-			return c.serveEarly(ctx, p, l, srv, w, early, loaded, cancelLoad, log)
-		}
-		log.Debug("the list kept by an earlier start cannot be served; building it", "err", err)
-		early.save.Store(true) // in its place
-		early.release("the kept list cannot be served")
+	if sp.HTTP.Addr != "" {
+		return serveHTTP(ctx, p, srv, started)
 	}
-	if !got {
-		r = <-loaded
-	}
-	if r.err != nil {
-		return r.err
-	}
-	if srv, err = newServer(p, l, r.set, log); err != nil {
-		return err
-	}
-	announce(log, p, l, r.set, "")
-	defer c.watch(ctx, w, l, srv, log)()
-	defer keepEarly(early, srv, log)
+	started("")
 	return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
-}
-
-// keepEarly keeps srv's list for the next start, when it is to be kept
-// and was not yet (see earlyList.keep).
-func keepEarly(early *earlyList, srv *server.Server, log *slog.Logger) {
-	if err := early.keep(srv); err != nil {
-		log.Debug("the first tools/list could not be kept for the next start", "err", err)
-	}
-}
-
-// loadResult is what the first load gave.
-type loadResult struct {
-	set *exposure.ToolSet
-	err error
-}
-
-// serveEarly serves stdio with srv, which NewEarly made, while the first
-// load finishes: its set is then put in force (Complete), or, if it
-// failed, serving ends with its error and the calls waiting for the set
-// are answered that nothing ran. A client that leaves first ends the load.
-func (c *cli) serveEarly(ctx context.Context, p *plan, l loader, srv *server.Server, w *watch.Watcher, early *earlyList,
-	loaded <-chan loadResult, cancelLoad context.CancelFunc, log *slog.Logger) error {
-	serveCtx, stopServing := context.WithCancel(ctx)
-	defer stopServing()
-	served := make(chan error, 1)
-	go func() { served <- srv.ServeStdio(serveCtx, os.Stdin, os.Stdout) }()
-	var r loadResult
-	select {
-	case r = <-loaded:
-	case err := <-served:
-		cancelLoad()
-		srv.Abandon(errors.New("the client left before the tools were loaded"))
-		<-loaded
-		return err
-	}
-	if r.err != nil {
-		srv.Abandon(r.err)
-		stopServing()
-		<-served
-		return r.err
-	}
-	if !srv.Complete(r.set) {
-		early.save.Store(true) // kept again, as the set lists it
-		keepEarly(early, srv, log)
-	}
-	srv.Prepare()
-	announce(log, p, l, r.set, "")
-	stopWatch := c.watch(ctx, w, l, srv, log)
-	err := <-served
-	stopWatch()
-	keepEarly(early, srv, log)
-	return err
 }
 
 // newServer builds the server and its approval gate from the plan.
@@ -247,16 +150,6 @@ func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*ser
 		return nil, err
 	}
 	return server.New(cfg, exposure.NewCurrent(set))
-}
-
-// newEarlyServer builds the server that answers with early until the
-// first load completes it (see server.NewEarly).
-func newEarlyServer(p *plan, l loader, early *server.Early, log *slog.Logger) (*server.Server, error) {
-	cfg, err := serverConfig(p, l, log)
-	if err != nil {
-		return nil, err
-	}
-	return server.NewEarly(cfg, early)
 }
 
 // serverConfig is the server's configuration, its approval gate
@@ -314,7 +207,6 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server
 	w.Publish = func(set *exposure.ToolSet) {
 		listing.WarnEmptyApps(log, set, l.apps)
 		srv.Publish(set)
-		srv.Prepare()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

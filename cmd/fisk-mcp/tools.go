@@ -20,7 +20,7 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 		return nil
 	}
 	l := newLoader(p)
-	set, err := l.load(c.ctx, nil)
+	set, err := l.load(c.ctx)
 	if err != nil {
 		return err
 	}

@@ -103,8 +103,8 @@ func (s sandbox) env() []string {
 	)
 }
 
-// cache is fisk-mcp's cache directory in the sandbox: the content hashes
-// and the lists kept for the next start.
+// cache is fisk-mcp's directory under the sandbox's user cache, where an
+// earlier version kept what it found at start-up (see BenchmarkStartup).
 func (s sandbox) cache() string {
 	return filepath.Join(s.home, "cache", "fisk-mcp")
 }

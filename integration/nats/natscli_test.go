@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // natscliModule is the exact nats CLI the test serves. Its command tree is
@@ -32,14 +34,10 @@ var fetchFailureMarkers = []string{
 	"unrecognized import path",
 }
 
-// natsCacheDir is where the nats binary is kept between runs, so that only
-// the first run on a machine pays for the build.
+// natsCacheDir is where the nats binary is kept between runs, in the test
+// tool cache, so that only the first run on a machine pays for the build.
 func natsCacheDir() string {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	return filepath.Join(base, "fisk-mcp", "natscli-"+natscliVersion)
+	return filepath.Join(testsupport.ToolCache(), "natscli-"+natscliVersion)
 }
 
 // installError says why the nats CLI is not available. fetch is true when

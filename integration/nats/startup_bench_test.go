@@ -23,12 +23,13 @@ import (
 // start → first tools/list over stdio with the SDK's CommandTransport
 // (process start, introspection, decoding, schema compilation, the tool set,
 // registration, the handshake and every page of the list), deferred (the
-// default for nats), in full, and in full with output schemas, each start
-// finding what the one before it kept, as a person's next start does, and
-// deferred and in full as a first start, with nothing kept; and, apart,
-// the content hash of the binary, which a start leaves to a second after
-// its first list (see exposure.ToolSet.HashBinaries), so that no start
-// measured here takes it. Compare them
+// default for nats), in full, and in full with output schemas, as a
+// restart (a start after another in the same user cache directory, as a
+// person's next start is) and as a first start, with that directory
+// emptied beforehand (fisk-mcp keeps nothing there; a baseline from an
+// earlier version may); and, apart, the content hash of the binary, which
+// a start leaves until its start-up is over (see server.Server.StartupOver),
+// so that no start measured here takes it. Compare them
 // with benchstat; the ratio is what serving costs on top of the floor.
 //
 // Besides wall time, each reports cpu-ms/op: the user and system time of
@@ -100,7 +101,7 @@ func BenchmarkStartup(b *testing.B) {
 		name  string
 		args  []string
 		tools int  // listed; 0: the deferred list, whatever its length
-		first bool // as a first start: no content hash kept from an earlier one
+		first bool // as a first start: the user cache directory emptied
 	}{
 		{"serve", nil, 0, false},
 		{"serve-first", nil, 0, true},
@@ -177,11 +178,8 @@ func benchmarkServeRaw(b *testing.B, sb sandbox, fiskMCP, nats string, extra []s
 }
 
 // benchmarkServe measures start → first tools/list of fiskMCP serving nats
-// with args; tools is how many it must list, 0 for any number. Every start
-// but a first one finds what the one before kept, as a person's next
-// start does: the first list (see internal/listcache), and the binary's
-// content hash (see exposure.LoadOptions.ContentCache), which no start
-// here waits for; a first one has fisk-mcp's cache removed beforehand.
+// with args; tools is how many it must list, 0 for any number. A first
+// start has the user cache directory removed beforehand.
 func benchmarkServe(b *testing.B, sb sandbox, fiskMCP, nats string, extra []string, tools int, first bool) {
 	args := append(append(append([]string{"serve"}, natsPolicy...), extra...), nats)
 	var before func()

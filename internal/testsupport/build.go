@@ -81,9 +81,11 @@ func (s *Setup) Fixture() (string, error) {
 	return s.Build(FixturePackage, "fisk-fixture")
 }
 
-// Main is a whole TestMain: it runs prepare (when not nil), then the tests,
-// removes what prepare built, and exits with the tests' status. When prepare
-// fails, no test runs: Main reports the error on stderr and exits with 1.
+// Main is a whole TestMain: it gives the test binary a home of its own
+// (see isolateHome), runs prepare (when not nil), then the tests, removes
+// what prepare built and the home, and exits with the tests' status. When
+// prepare fails, no test runs: Main reports the error on stderr and exits
+// with 1.
 func Main(m *testing.M, prepare func(*Setup) error) {
 	os.Exit(run(m, prepare))
 }
@@ -95,6 +97,16 @@ func run(m *testing.M, prepare func(*Setup) error) int {
 			c()
 		}
 	}()
+	home, err := os.MkdirTemp("", "fisk-mcp-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	s.cleanups = append(s.cleanups, func() { os.RemoveAll(home) })
+	if err := isolateHome(home); err != nil {
+		fmt.Fprintln(os.Stderr, "giving the tests a home of their own:", err)
+		return 1
+	}
 	if prepare != nil {
 		if err := prepare(s); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -11,6 +11,10 @@
 // every launch). The cache is the bench's own, removed at the end. See
 // README.md.
 //
+// FISK_MCP may name several builds as NAME=PATH,NAME=PATH (before=...,
+// after=...): each round then runs every mode for each build in turn, so
+// one run compares them on the same machine at the same time.
+//
 //   node bench.mjs ROUNDS FISK_MCP SERVE_ARGS... APP
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -25,6 +29,9 @@ if (!fiskMCP || serveArgs.length === 0) {
   process.exit(2);
 }
 const app = serveArgs[serveArgs.length - 1];
+const builds = fiskMCP.includes("=")
+  ? fiskMCP.split(",").map((b) => b.split(/=(.*)/s).slice(0, 2))
+  : [["", fiskMCP]];
 const modes = {
   "as given": [],
   "--defer never": ["--defer", "never"],
@@ -53,13 +60,13 @@ const floor = [];
 const runs = {};
 for (let r = 0; r < Number(rounds); r++) {
   floor.push(await introspect());
-  for (const [given, extra] of Object.entries(modes)) for (const start of ["first start", "restart"]) {
-    const mode = `${given}, ${start}`;
+  for (const [given, extra] of Object.entries(modes)) for (const start of ["first start", "restart"]) for (const [build, bin] of builds) {
+    const mode = `${build ? build + ": " : ""}${given}, ${start}`;
     if (start === "first start") rmSync(join(cache, "fisk-mcp"), { recursive: true, force: true });
     const t0 = performance.now();
     // The modes set --defer and --output-schema themselves: SERVE_ARGS must
     // not (fisk-mcp refuses a flag given twice).
-    const transport = new StdioClientTransport({ command: fiskMCP, args: ["serve", ...extra, ...serveArgs], env, stderr: "ignore" });
+    const transport = new StdioClientTransport({ command: bin, args: ["serve", ...extra, ...serveArgs], env, stderr: "ignore" });
     const client = new Client({ name: "fisk-mcp-tsclient-bench", version: "1.0.0" });
     await client.connect(transport);
     const t1 = performance.now();

@@ -6,21 +6,21 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
-// PrepareSearch builds the index a deferred set's first search would
+// Readying a set builds the index a deferred set's first search would
 // build, and nothing for a set listed in full.
-func TestPrepareSearchBuildsTheIndexOfADeferredSetOnly(t *testing.T) {
+func TestReadySetBuildsTheIndexOfADeferredSetOnly(t *testing.T) {
 	for _, c := range []struct {
 		mode  DeferMode
 		built bool
 	}{{DeferAlways, true}, {DeferNever, false}} {
 		s, _ := newServer(t, Config{Defer: c.mode}, fixtureSet(t, exposure.Policy{}))
 		if v := s.catalog.Load(); v != nil {
-			t.Fatalf("%s: an index exists before any search or PrepareSearch", c.mode)
+			t.Fatalf("%s: an index exists before any search or readySet", c.mode)
 		}
-		s.PrepareSearch()
+		s.readySet()
 		v := s.catalog.Load()
 		if built := v != nil && v.index != nil && v.set == s.Tools(); built != c.built {
-			t.Errorf("%s: after PrepareSearch an index of the set in force is built: %v, want %v", c.mode, built, c.built)
+			t.Errorf("%s: after readySet an index of the set in force is built: %v, want %v", c.mode, built, c.built)
 		}
 		if c.built && len(v.index.Search("echo", 1)) == 0 {
 			t.Errorf("%s: the prepared index finds nothing for echo", c.mode)
@@ -35,7 +35,7 @@ func TestASearchOfAReplacedSetKeepsTheIndexOfTheSetInForce(t *testing.T) {
 	old := fixtureSet(t, exposure.Policy{})
 	s, _ := newServer(t, Config{Defer: DeferAlways}, old)
 	s.Publish(fixtureSet(t, exposure.Policy{AdditiveTags: []string{"ops:prod"}}))
-	s.PrepareSearch()
+	s.readySet()
 	prepared := s.catalog.Load()
 	if len(s.indexOf(old).Search("echo", 1)) == 0 {
 		t.Fatal("the replaced set's own index finds nothing for echo")
