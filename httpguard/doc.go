@@ -9,7 +9,9 @@
 //   - an [Authenticator] ([Guard.Authenticate]) refuses requests without a
 //     credential; [Bearer] checks one shared bearer token, bounding wrong
 //     guesses per client with a [Limiter];
-//   - the [SessionCap] bounds the sessions a client may open;
+//   - the [SessionCap] bounds the sessions clients may hold, and [Limits]
+//     what one connection may take (time to send a request, header size,
+//     idle time);
 //   - [ReadTokenFile] and [TokenFromEnv] read a token an operator gives.
 //
 // The guard is meant to sit in front of a server that is closed by
@@ -19,7 +21,6 @@
 // It deliberately knows nothing of what a request asks for: it never reads
 // a body, decodes JSON-RPC or looks at a tool, and it binds no request to
 // a caller's identity or policy. The body size is bounded by the transport
-// that reads the body (the SDK's), and the timeouts of a connection by the
-// http.Server that owns it. What happens to an admitted request is the
-// server's.
+// that reads the body (the SDK's). What happens to an admitted request is
+// the server's.
 package httpguard

@@ -32,12 +32,6 @@ const (
 	DefaultReadTimeout = time.Minute
 	// DefaultIdleTimeout closes keep-alive connections with no request.
 	DefaultIdleTimeout = 2 * time.Minute
-	// readHeaderTimeout bounds reading a request's headers.
-	readHeaderTimeout = 10 * time.Second
-	// maxHeaderBytes bounds a request's headers: an MCP client sends a
-	// few hundred bytes of them (its token, session and protocol
-	// version), and net/http's own bound is 1 MiB per request.
-	maxHeaderBytes = 64 << 10
 )
 
 // DefaultMaxSessions is the default HTTPConfig.MaxSessions. An idle session
@@ -289,24 +283,12 @@ const responseSlack = time.Second
 func (hs *HTTPServer) Serve(ctx context.Context) error {
 	s, cfg, ln := hs.s, hs.cfg, hs.ln
 	active := newRequestTracker()
-	srv := &http.Server{
-		Handler:           active.handler(hs.h),
-		ReadHeaderTimeout: readHeaderTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		// net/http lifts the read deadline once the request body has been
-		// read to its end (or at once for a request without a body), so
-		// ReadTimeout covers receiving the request only: a call that runs
-		// for minutes and an SSE stream that stays open for the whole
-		// session are unaffected. There is deliberately no WriteTimeout:
-		// it bounds the whole response, and a response here is an SSE
-		// stream that lasts as long as the session or the command,
-		// however long the operator's --timeout allows, so any value
-		// would cut streams and long calls. Idle sessions are closed by
-		// SessionTimeout instead.
-		ReadTimeout: cfg.ReadTimeout,
-		IdleTimeout: cfg.IdleTimeout,
-		ErrorLog:    slogErrorLog(s.log),
-	}
+	srv := &http.Server{Handler: active.handler(hs.h), ErrorLog: slogErrorLog(s.log)}
+	// A call that runs for minutes and an SSE stream that stays open for
+	// the whole session are unaffected by ReadTimeout, and no write
+	// timeout cuts them (see httpguard.Limits); idle sessions are closed
+	// by SessionTimeout instead.
+	httpguard.Limits{ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout}.Apply(srv)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	s.log.Info("serving streamable HTTP", "addr", ln.Addr().String(), "stateless", cfg.Stateless)
