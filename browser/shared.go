@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
+	"github.com/fisk-mcp/fisk-mcp/httpguard"
 	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 )
 
@@ -57,7 +57,7 @@ type Shared struct {
 	base     string
 	now      func() time.Time
 	sessions sessions
-	guesses  *authlimit.Limiter // wrong approver tokens, by client address
+	guesses  *httpguard.Limiter // wrong approver tokens, by client address
 	origins  map[string]bool    // SharedOptions.Origins
 }
 
@@ -70,7 +70,7 @@ func NewShared(o SharedOptions) (*Shared, error) {
 		return nil, errors.New("the approvals page needs a store of pending approvals")
 	}
 	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token),
-		guesses: authlimit.New(authlimit.Options{Now: o.Now})}
+		guesses: httpguard.NewLimiter(httpguard.LimiterOptions{Now: o.Now})}
 	if o.Base == "" {
 		s.base = "/approvals"
 	}
@@ -255,9 +255,9 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r)
 		return
 	}
-	// Wrong tokens are bounded per address (see authlimit): past the
+	// Wrong tokens are bounded per address (see httpguard.Limiter): past the
 	// allowance, the token is not checked, the right one included.
-	client := authlimit.Client(r.RemoteAddr)
+	client := httpguard.ClientOf(r.RemoteAddr)
 	v := s.guesses.Verify(client, func() bool {
 		given := sha256.Sum256([]byte(strings.TrimSpace(r.PostForm.Get("token"))))
 		return subtle.ConstantTimeCompare(given[:], s.token[:]) == 1
@@ -272,7 +272,7 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("wrong approver token on the approvals page", "remote", r.RemoteAddr)
 		if v.UsedUp {
 			s.log.Warn("refusing approver tokens from an address that sent too many wrong ones", "client", client,
-				"allowance", fmt.Sprintf("%d wrong tokens, then one every %s", authlimit.DefaultBurst, authlimit.DefaultEvery))
+				"allowance", s.guesses.Allowance())
 		}
 		s.loginForm(w, r, http.StatusForbidden, "That is not the approver token.")
 		return

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
+	"github.com/fisk-mcp/fisk-mcp/httpguard"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
@@ -133,7 +133,7 @@ func TestSharedWrongTokenIsForbiddenAndLogged(t *testing.T) {
 func TestSharedBoundsWrongTokensPerAddress(t *testing.T) {
 	rig := newSharedRig(t, NewMemoryStore())
 	c := browserClient(t)
-	for i := range authlimit.DefaultBurst {
+	for i := range httpguard.DefaultBurst {
 		if p := post(t, c, rig.url()+"/login", rig.srv.URL, url.Values{"token": {"guess-guess-guess-guess"}}, nil); p.status != http.StatusForbidden {
 			t.Fatalf("wrong token %d: %d", i+1, p.status)
 		}

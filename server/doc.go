@@ -9,7 +9,10 @@
 // ([Server.ListenHTTP], then [HTTPServer.Serve]). The HTTP surface is the
 // one an operator exposes to a network, so it is closed by default:
 // loopback unless a bearer token is configured, Host and Origin checked,
-// bodies bounded, sessions capped, idle sessions expired.
+// bodies bounded, sessions capped, idle sessions expired. Who may reach
+// /mcp and how many sessions they may hold is decided by package
+// httpguard, which the server puts in front of the SDK's streamable
+// handler; what an admitted request does is decided here.
 //
 // The package deliberately does not decide which tools exist, what their
 // arguments mean or how a person approves a call: those belong to exposure,
@@ -41,7 +44,7 @@
 // next a value it does not derive again:
 //
 //  1. Transport and guard: the request arrives on stdio, or over HTTP past
-//     the host, origin and token checks.
+//     the host, origin and token checks of httpguard.
 //  2. The SDK decodes it and dispatches through the receiving middleware.
 //  3. The server's middleware (outermost) creates the call's record and
 //     puts it in the context. The gate's middleware, inside it, bounds the

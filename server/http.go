@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"log"
 	"log/slog"
 	"net"
@@ -12,7 +13,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
-	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
+	"github.com/fisk-mcp/fisk-mcp/httpguard"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,16 +32,22 @@ const (
 	DefaultReadTimeout = time.Minute
 	// DefaultIdleTimeout closes keep-alive connections with no request.
 	DefaultIdleTimeout = 2 * time.Minute
-	// readHeaderTimeout bounds reading a request's headers.
-	readHeaderTimeout = 10 * time.Second
-	// maxHeaderBytes bounds a request's headers: an MCP client sends a
-	// few hundred bytes of them (its token, session and protocol
-	// version), and net/http's own bound is 1 MiB per request.
-	maxHeaderBytes = 64 << 10
 )
 
+// DefaultMaxSessions is the default HTTPConfig.MaxSessions. An idle session
+// costs about 11 KiB of heap and goroutine stack (BenchmarkIdleSessions),
+// some 15 KiB of resident memory, so a full server holds about 15 MiB of
+// them, while the clients of one server (a person's editors and agents, or
+// a team's) open tens: the cap is far from anything real use reaches, and
+// still bounds what a client that opens sessions in a loop can take. A
+// session that was not ended with DELETE holds its place until it has been
+// idle for SessionTimeout.
+const DefaultMaxSessions = 1000
+
 // HTTPConfig configures the streamable HTTP transport. The zero value of
-// every field is a documented default.
+// every field is a documented default. Token, AllowOrigins, AllowHosts and
+// MaxSessions are applied by the guard in front of the transport (see
+// package httpguard).
 type HTTPConfig struct {
 	// Addr is the address to bind; "" means DefaultAddr (loopback).
 	Addr string
@@ -58,14 +65,9 @@ type HTTPConfig struct {
 	// besides the server's own; any other cross-origin request gets 403.
 	AllowOrigins []string
 	// AllowHosts lists further host names (as in the URL, no port) that
-	// requests may name in their Host header. Without it, a request on a
-	// loopback address must name a loopback host, and one on another
-	// address an IP literal or the host name of Addr: any other name may
-	// be a web page using DNS rebinding to reach the server. The check
-	// applies to non-loopback addresses when Token is empty, and with a
-	// token only once AllowHosts is set (a token already stops browsers:
-	// they cannot attach it to a cross-origin page's requests). List the
-	// names clients and proxies use, e.g. "mcp.example.com".
+	// requests may name in their Host header, as httpguard.Config's
+	// AllowHosts (which says when the Host check applies). List the names
+	// clients and proxies use, e.g. "mcp.example.com".
 	AllowHosts []string
 	// MaxBodyBytes bounds request bodies (413 beyond); 0 means
 	// DefaultMaxBodyBytes.
@@ -171,7 +173,7 @@ func (s *Server) ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", cfg.Addr, err)
 	}
-	if !isLoopbackAddr(ln.Addr()) && cfg.Token == "" {
+	if !httpguard.IsLoopback(ln.Addr()) && cfg.Token == "" {
 		if !cfg.InsecureNoAuth {
 			ln.Close()
 			return nil, &UnauthenticatedError{Addr: ln.Addr()}
@@ -194,15 +196,16 @@ func (hs *HTTPServer) Addr() net.Addr { return hs.ln.Addr() }
 // Serve closes it itself; to stop a serving HTTPServer, end Serve's context.
 func (hs *HTTPServer) Close() error { return hs.ln.Close() }
 
-// httpHandler assembles the HTTP surface: Host, Origin and token checks in
-// front of the SDK's streamable handler at /mcp (behind the session cap and
-// the DELETE that ends a session's calls, when stateful), and /healthz.
+// httpHandler assembles the HTTP surface: the guard's Host and Origin
+// checks in front of every path, its token check in front of the SDK's
+// streamable handler at /mcp (behind the session cap and the DELETE that
+// ends a session's calls, when stateful), and /healthz.
 func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
-	origins, err := newOriginCheck(cfg.AllowOrigins)
-	if err != nil {
-		return nil, err
+	gc := httpguard.Config{Addr: cfg.Addr, AllowHosts: cfg.AllowHosts, AllowOrigins: cfg.AllowOrigins}
+	if cfg.Token != "" {
+		gc.Auth = httpguard.NewBearer(cfg.Token, s.log)
 	}
-	hosts, err := newHostCheck(cfg)
+	guard, err := httpguard.New(gc)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +218,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 		PropagateRequestCancellation: true,
 		MaxRequestBodyBytes:          cfg.MaxBodyBytes,
 		// The SDK's own loopback Host rule would refuse the names in
-		// AllowHosts; hostCheck applies the same rule with them allowed.
+		// AllowHosts; the guard applies the same rule with them allowed.
 		DisableLocalhostProtection: len(cfg.AllowHosts) > 0,
 	}
 	if !cfg.Stateless {
@@ -227,20 +230,29 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	if !cfg.Stateless {
 		streamable = discoverVersions(cfg.MaxBodyBytes, streamable)
 		streamable = s.endingSessions(streamable)
-		if cfg.MaxSessions > 0 {
-			sessions := &sessionCap{max: cfg.MaxSessions, sessions: s.mcp.Sessions, timeout: cfg.SessionTimeout, log: s.log}
-			streamable = sessions.handler(streamable)
-		}
+		sessions := &httpguard.SessionCap{Max: cfg.MaxSessions, Live: s.sessionIDs, IdleTimeout: cfg.SessionTimeout, Logger: s.log}
+		streamable = sessions.Handler(streamable)
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", requireToken(cfg.Token, authlimit.New(authlimit.Options{}), s.log, withRetryHint(cfg.RetryHint, withClientAddr(streamable))))
+	mux.Handle("/mcp", guard.Authenticate(withRetryHint(cfg.RetryHint, withClientAddr(streamable))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	if cfg.Approvals != nil {
 		mux.Handle("/approvals", cfg.Approvals)
 		mux.Handle("/approvals/", cfg.Approvals)
 	}
-	return hosts.handler(origins.handler(mux)), nil
+	return guard.Handler(mux), nil
+}
+
+// sessionIDs lists the IDs of the SDK's live sessions, for the session cap.
+func (s *Server) sessionIDs() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for ss := range s.mcp.Sessions() {
+			if !yield(ss.ID()) {
+				return
+			}
+		}
+	}
 }
 
 // healthz answers liveness probes. It needs no token, since probes carry
@@ -271,24 +283,12 @@ const responseSlack = time.Second
 func (hs *HTTPServer) Serve(ctx context.Context) error {
 	s, cfg, ln := hs.s, hs.cfg, hs.ln
 	active := newRequestTracker()
-	srv := &http.Server{
-		Handler:           active.handler(hs.h),
-		ReadHeaderTimeout: readHeaderTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
-		// net/http lifts the read deadline once the request body has been
-		// read to its end (or at once for a request without a body), so
-		// ReadTimeout covers receiving the request only: a call that runs
-		// for minutes and an SSE stream that stays open for the whole
-		// session are unaffected. There is deliberately no WriteTimeout:
-		// it bounds the whole response, and a response here is an SSE
-		// stream that lasts as long as the session or the command,
-		// however long the operator's --timeout allows, so any value
-		// would cut streams and long calls. Idle sessions are closed by
-		// SessionTimeout instead.
-		ReadTimeout: cfg.ReadTimeout,
-		IdleTimeout: cfg.IdleTimeout,
-		ErrorLog:    slogErrorLog(s.log),
-	}
+	srv := &http.Server{Handler: active.handler(hs.h), ErrorLog: slogErrorLog(s.log)}
+	// A call that runs for minutes and an SSE stream that stays open for
+	// the whole session are unaffected by ReadTimeout, and no write
+	// timeout cuts them (see httpguard.Limits); idle sessions are closed
+	// by SessionTimeout instead.
+	httpguard.Limits{ReadTimeout: cfg.ReadTimeout, IdleTimeout: cfg.IdleTimeout}.Apply(srv)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	s.log.Info("serving streamable HTTP", "addr", ln.Addr().String(), "stateless", cfg.Stateless)
@@ -328,4 +328,17 @@ func (hs *HTTPServer) Serve(ctx context.Context) error {
 // slogErrorLog routes net/http's own error log to l at Warn.
 func slogErrorLog(l *slog.Logger) *log.Logger {
 	return slog.NewLogLogger(l.Handler(), slog.LevelWarn)
+}
+
+// ConnectAddr turns a bound address into one a local client can dial: an
+// unspecified host (0.0.0.0, ::) becomes loopback.
+func ConnectAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
-	"github.com/fisk-mcp/fisk-mcp/internal/authlimit"
+	"github.com/fisk-mcp/fisk-mcp/httpguard"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -193,7 +193,7 @@ func TestHTTPBoundsWrongBearerTokensPerAddress(t *testing.T) {
 		resp.Body = io.NopCloser(strings.NewReader(string(body)))
 		return resp
 	}
-	for i := range authlimit.DefaultBurst {
+	for i := range httpguard.DefaultBurst {
 		if resp := from("127.0.0.1", fmt.Sprintf("guess-%02d-of-the-token", i)); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("wrong token %d: status %d, want 401", i+1, resp.StatusCode)
 		}
@@ -361,7 +361,7 @@ func TestListenRefusalWithoutATokenIsAnUnauthenticatedError(t *testing.T) {
 	if !errors.As(fmt.Errorf("starting: %w", err), &unauthenticated) {
 		t.Fatalf("err = %v (%T), want an *UnauthenticatedError through wrapping", err, err)
 	}
-	if unauthenticated.Addr == nil || isLoopbackAddr(unauthenticated.Addr) {
+	if unauthenticated.Addr == nil || httpguard.IsLoopback(unauthenticated.Addr) {
 		t.Errorf("refused address = %v, want the non-loopback address bound", unauthenticated.Addr)
 	}
 	if want := "refusing to serve " + unauthenticated.Addr.String() + " without authentication: "; !strings.HasPrefix(err.Error(), want) {

@@ -1,20 +1,20 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/gob"
 	"encoding/json"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // listing is what tools/list answers for one published set, in list order.
-// A full list is every served tool's descriptor, by name, in pages as the
-// SDK pages its own list; a deferred one is the fixed list, one page.
+// A full list is every served tool's descriptor, by name, in pages of the
+// SDK's page size; a deferred one is the fixed list, one page.
 type listing struct {
 	deferred bool
 	tools    []*mcp.Tool
@@ -78,11 +78,11 @@ func (s *Server) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 // page size, which New leaves at its default.
 const listPageSize = mcp.DefaultPageSize
 
-// page is the tools/list result for cursor. A full list is paged exactly
-// as the SDK pages its own tools: from the first name after the cursor's,
-// at most size tools, with a next cursor, in the SDK's own encoding, when
-// more follow; a cursor that does not decode is invalid params. The
-// deferred list is one page and issues no cursor, so it takes none.
+// page is the tools/list result for cursor. A full list is paged as the
+// SDK pages its own tools: from the first name after the cursor's, at most
+// size tools, with a next cursor (see encodeCursor) when more follow; a
+// cursor this server did not issue is invalid params. The deferred list is
+// one page and issues no cursor, so it takes none.
 func (l *listing) page(cursor string, size int) (*mcp.ListToolsResult, error) {
 	res := &mcp.ListToolsResult{Tools: l.tools, Cacheable: mcp.Cacheable{CacheScope: "public"}}
 	if l.deferred {
@@ -95,46 +95,49 @@ func (l *listing) page(cursor string, size int) (*mcp.ListToolsResult, error) {
 	if cursor != "" {
 		last, err := decodeCursor(cursor)
 		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: the cursor is not one this server issued; list the tools again from the start"}
+			return nil, err
 		}
 		res.Tools = l.tools[sort.Search(len(l.tools), func(i int) bool { return l.tools[i].Name > last }):]
 	}
 	if len(res.Tools) > size {
 		res.Tools = res.Tools[:size]
-		next, err := encodeCursor(res.Tools[size-1].Name)
-		if err != nil {
-			return nil, err
-		}
-		res.NextCursor = next
+		res.NextCursor = encodeCursor(res.Tools[size-1].Name)
 	}
 	return res, nil
 }
 
-// pageToken is the SDK's cursor: the name of the last tool of a page,
-// gob-encoded, then base64url. A cursor the SDK issued therefore resumes
-// here, and one issued here resumes with the SDK (gob numbers types per
-// process, so the bytes for one place can differ, as the SDK's own do
-// between processes).
-type pageToken struct {
-	LastUID string
+// A cursor is fisk-mcp's own, opaque to clients: base64url (unpadded) of
+// cursorPrefix and the name of the last tool of the page before. It names
+// a place in the name order rather than an index, so a cursor still
+// resumes at the right name after a republish, and a replica with the same
+// set resumes another's. The prefix versions it: a cursor of another
+// format, the SDK's included, is refused as invalid params rather than
+// misread.
+const cursorPrefix = "tools.v1:"
+
+// maxCursorBytes bounds the cursors decoded: a tool name is short, and a
+// client's cursor is the client's to choose.
+const maxCursorBytes = 1024
+
+// errBadCursor refuses a cursor this server did not issue.
+var errBadCursor = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: the cursor is not one this server issued; list the tools again from the start, without a cursor"}
+
+func encodeCursor(name string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + name))
 }
 
-func encodeCursor(name string) (string, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(pageToken{LastUID: name}); err != nil {
-		return "", err
-	}
-	return base64.URLEncoding.EncodeToString(buf.Bytes()), nil
-}
-
+// decodeCursor returns the name a cursor resumes after, or errBadCursor.
 func decodeCursor(cursor string) (string, error) {
-	raw, err := base64.URLEncoding.DecodeString(cursor)
+	if len(cursor) > maxCursorBytes {
+		return "", errBadCursor
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
 	if err != nil {
-		return "", err
+		return "", errBadCursor
 	}
-	var token pageToken
-	if err := gob.NewDecoder(bytes.NewReader(raw)).Decode(&token); err != nil {
-		return "", err
+	name, ok := strings.CutPrefix(string(raw), cursorPrefix)
+	if !ok || name == "" || !utf8.ValidString(name) {
+		return "", errBadCursor
 	}
-	return token.LastUID, nil
+	return name, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/httpguard"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -62,8 +63,8 @@ func sessionRefusal(t *testing.T, status int, body string, max string) {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if status != http.StatusServiceUnavailable || json.Unmarshal([]byte(body), &msg) != nil || msg.Error == nil || msg.Error.Code != codeTooManySessions || msg.ID != nil {
-		t.Fatalf("initialize past the cap: status %d, body %s; want 503 with a JSON-RPC error (code %d, id null)", status, body, codeTooManySessions)
+	if status != http.StatusServiceUnavailable || json.Unmarshal([]byte(body), &msg) != nil || msg.Error == nil || msg.Error.Code != httpguard.CodeTooManySessions || msg.ID != nil {
+		t.Fatalf("initialize past the cap: status %d, body %s; want 503 with a JSON-RPC error (code %d, id null)", status, body, httpguard.CodeTooManySessions)
 	}
 	for _, want := range []string{"maximum of " + max + " sessions", "DELETE", "--max-sessions"} {
 		if !strings.Contains(msg.Error.Message, want) {

@@ -8,6 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+const sessionIDHeader = "Mcp-Session-Id"
+
 // errSessionEnded refuses a call that reaches a session while a DELETE
 // ends it.
 var errSessionEnded = errors.New("the session is being ended and accepts no new calls; open a new session")

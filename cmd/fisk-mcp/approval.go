@@ -12,7 +12,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/browser/natspending"
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
-	"github.com/fisk-mcp/fisk-mcp/server"
+	"github.com/fisk-mcp/fisk-mcp/httpguard"
 )
 
 // resolveApproval checks how approvals reach a person: the opener and the
@@ -53,7 +53,7 @@ func (p *plan) resolveApproval() []error {
 		if sp.approvalOpener != "" {
 			fail("%s and %s exclude each other: a shared server's approvals are made at its /approvals page, not opened on its machine", p.set.Named("approval-opener"), p.set.Named("approver-token-file"))
 		}
-		tok, err := server.ReadTokenFile(p.set.Named("approver-token-file"), sp.approverTokenFile)
+		tok, err := httpguard.ReadTokenFile(p.set.Named("approver-token-file"), sp.approverTokenFile)
 		if err != nil {
 			errs = append(errs, err)
 		} else if h.Token != "" && tok == h.Token {

@@ -13,6 +13,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/httpguard"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/settings"
 )
@@ -221,14 +222,14 @@ func (p *plan) resolveServing() error {
 		}
 	}
 	if sp.tokenFile != "" {
-		tok, err := server.ReadTokenFile(p.set.Named("token-file"), sp.tokenFile)
+		tok, err := httpguard.ReadTokenFile(p.set.Named("token-file"), sp.tokenFile)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		h.Token, sp.TokenFromFile = tok, true
 	} else if h.Addr != "" {
 		var err error
-		if h.Token, err = server.TokenFromEnv(); err != nil {
+		if h.Token, err = httpguard.TokenFromEnv(); err != nil {
 			errs = append(errs, err)
 		}
 	}

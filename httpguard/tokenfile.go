@@ -1,4 +1,4 @@
-package server
+package httpguard
 
 import (
 	"fmt"
@@ -10,7 +10,8 @@ import (
 
 // MinTokenLen is the shortest bearer token accepted, in bytes. A token is
 // the only thing between the network and the tools; a short one can be
-// guessed, and nothing limits how often a client may try.
+// guessed, by many addresses or over a long time, however the [Limiter]
+// bounds the guesses of one.
 const MinTokenLen = 16
 
 // ReadTokenFile reads a bearer token file; setting names it in messages

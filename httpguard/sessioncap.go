@@ -1,4 +1,4 @@
-package server
+package httpguard
 
 import (
 	"encoding/json"
@@ -8,42 +8,40 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultMaxSessions is the default HTTPConfig.MaxSessions. An idle session
-// costs about 11 KiB of heap and goroutine stack (BenchmarkIdleSessions),
-// some 15 KiB of resident memory, so a full server holds about 15 MiB of
-// them, while the clients of one server (a person's editors and agents, or
-// a team's) open tens: the cap is far from anything real use reaches, and
-// still bounds what a client that opens sessions in a loop can take. A
-// session that was not ended with DELETE holds its place until it has been
-// idle for SessionTimeout.
-const DefaultMaxSessions = 1000
+// CodeTooManySessions is the JSON-RPC error code (in the range JSON-RPC
+// leaves to servers) of a request a [SessionCap] refuses.
+const CodeTooManySessions = -32001
 
-// codeTooManySessions is the JSON-RPC error code (in the range JSON-RPC
-// leaves to servers) of a request refused because the server holds
-// HTTPConfig.MaxSessions sessions.
-const codeTooManySessions = -32001
-
-// sessionCap refuses requests that would open a session while the server
-// holds its maximum. In stateful streamable HTTP, every POST without an
-// Mcp-Session-Id opens one: an initialize opens a session that lives until
-// DELETE, SessionTimeout or shutdown; any other request a session that the
-// SDK closes when the request ends. Both count while they live.
+// SessionCap refuses requests that would open a session of the MCP
+// streamable HTTP transport while the server holds Max of them, with 503
+// and a JSON-RPC error saying what to do. In stateful streamable HTTP,
+// every POST without an Mcp-Session-Id opens one: an initialize opens a
+// session that lives until DELETE, the idle timeout or shutdown; any other
+// request a session that ends with the request. Both count while they
+// live.
 //
 // A request opening a session counts from the moment it is admitted; once
 // its response names the session (only an initialize's does), the session
-// counts instead, for as long as the SDK lists it, however it ends. So
+// counts instead, for as long as Live lists it, however it ends. So
 // concurrent openings cannot overshoot the cap, and an ended session frees
 // its place at once.
-type sessionCap struct {
-	max      int
-	sessions func() iter.Seq[*mcp.ServerSession] // the SDK's live sessions
-	timeout  time.Duration
-	log      *slog.Logger
+//
+// Its fields are set before the first request; the zero value caps
+// nothing.
+type SessionCap struct {
+	// Max is the most sessions held at once; 0 or less means no bound.
+	Max int
+	// Live lists the IDs of the sessions the transport holds; it must be
+	// set when Max is. It is consulted only when the cap looks reached.
+	Live func() iter.Seq[string]
+	// IdleTimeout, when not zero, is how long an unused session lives:
+	// the refusal says that waiting frees places.
+	IdleTimeout time.Duration
+	// Logger receives the refusals, at most one line a minute; nil logs
+	// nothing.
+	Logger *slog.Logger
 
 	mu       sync.Mutex
 	opening  int                 // admitted requests that name no session yet
@@ -58,7 +56,12 @@ const refusalLogEvery = time.Minute
 
 const sessionIDHeader = "Mcp-Session-Id"
 
-func (c *sessionCap) handler(h http.Handler) http.Handler {
+// Handler passes to h the requests that open no session, and those that
+// open one while the cap has room.
+func (c *SessionCap) Handler(h http.Handler) http.Handler {
+	if c.Max <= 0 {
+		return h
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Header.Get(sessionIDHeader) != "" {
 			h.ServeHTTP(w, r)
@@ -76,16 +79,16 @@ func (c *sessionCap) handler(h http.Handler) http.Handler {
 
 // open admits a request that opens a session, or reports that the server
 // is full.
-func (c *sessionCap) open() bool {
+func (c *SessionCap) open() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.held() >= c.max {
+	if c.held() >= c.Max {
 		c.forgetEnded()
 	}
-	if c.held() >= c.max {
+	if c.held() >= c.Max {
 		c.refused++
 		if time.Since(c.loggedAt) >= refusalLogEvery {
-			c.log.Warn("refusing new HTTP sessions: the server holds its maximum", "max_sessions", c.max, "refused", c.refused)
+			logger(c.Logger).Warn("refusing new HTTP sessions: the server holds its maximum", "max_sessions", c.Max, "refused", c.refused)
 			c.refused, c.loggedAt = 0, time.Now()
 		}
 		return false
@@ -95,15 +98,15 @@ func (c *sessionCap) open() bool {
 }
 
 // held counts what holds a place: c.mu is held.
-func (c *sessionCap) held() int { return c.opening + len(c.admitted) }
+func (c *SessionCap) held() int { return c.opening + len(c.admitted) }
 
-// forgetEnded drops the admitted sessions the SDK no longer lists. It
+// forgetEnded drops the admitted sessions Live no longer lists. It
 // runs only when the server looks full, so its cost (one pass over the
 // live sessions) is paid only then.
-func (c *sessionCap) forgetEnded() {
+func (c *SessionCap) forgetEnded() {
 	live := make(map[string]bool, len(c.admitted))
-	for ss := range c.sessions() {
-		live[ss.ID()] = true
+	for id := range c.Live() {
+		live[id] = true
 	}
 	for id := range c.admitted {
 		if !live[id] {
@@ -114,7 +117,7 @@ func (c *sessionCap) forgetEnded() {
 
 // opened ends an admitted request's own place: from now on the session it
 // names (none for a request whose session ends with it) holds one.
-func (c *sessionCap) opened(id string) {
+func (c *SessionCap) opened(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.opening--
@@ -126,19 +129,23 @@ func (c *sessionCap) opened(id string) {
 	}
 }
 
-func (c *sessionCap) refuse(w http.ResponseWriter) {
+func (c *SessionCap) refuse(w http.ResponseWriter) {
 	expiry := ""
-	if c.timeout > 0 {
-		expiry = fmt.Sprintf("retry once idle ones expire (after %s without a request), ", c.timeout)
+	if c.IdleTimeout > 0 {
+		expiry = fmt.Sprintf("retry once idle ones expire (after %s without a request), ", c.IdleTimeout)
+	}
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
 	}
 	body, _ := json.Marshal(struct {
-		JSONRPC string         `json:"jsonrpc"`
-		ID      *struct{}      `json:"id"`
-		Error   *jsonrpc.Error `json:"error"`
-	}{JSONRPC: "2.0", Error: &jsonrpc.Error{
-		Code: codeTooManySessions,
+		JSONRPC string    `json:"jsonrpc"`
+		ID      *struct{} `json:"id"`
+		Error   rpcError  `json:"error"`
+	}{JSONRPC: "2.0", Error: rpcError{
+		Code: CodeTooManySessions,
 		Message: fmt.Sprintf("the server already holds its maximum of %d sessions: end sessions you no longer use (DELETE /mcp with their Mcp-Session-Id), "+
-			"%sor have the operator raise the limit (--max-sessions)", c.max, expiry),
+			"%sor have the operator raise the limit (--max-sessions)", c.Max, expiry),
 	}})
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
@@ -151,7 +158,7 @@ func (c *sessionCap) refuse(w http.ResponseWriter) {
 // and gives it up when the request ends without naming one.
 type openingWriter struct {
 	http.ResponseWriter
-	cap  *sessionCap
+	cap  *SessionCap
 	once sync.Once
 }
 
@@ -178,3 +185,11 @@ func (w *openingWriter) Write(p []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection (the SDK
 // flushes every event through one).
 func (w *openingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logger is l, or a logger that writes nothing when l is nil.
+func logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}

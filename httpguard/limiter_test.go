@@ -1,4 +1,4 @@
-package authlimit
+package httpguard
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
 func newTestLimiter(max int) (*Limiter, *clock) {
 	c := &clock{t: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
-	return New(Options{Burst: 3, Every: 10 * time.Second, MaxClients: max, Now: c.now}), c
+	return NewLimiter(LimiterOptions{Burst: 3, Every: 10 * time.Second, MaxClients: max, Now: c.now}), c
 }
 
 func wrong() bool { return false }
@@ -65,7 +65,7 @@ func TestAClientsWrongCredentialsAreBounded(t *testing.T) {
 // However many guesses arrive at once, no more are checked than the
 // allowance holds.
 func TestConcurrentGuessesAreCheckedNoMoreThanTheAllowance(t *testing.T) {
-	l := New(Options{})
+	l := NewLimiter(LimiterOptions{})
 	var checked atomic.Int32
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -95,8 +95,8 @@ func TestClientGroupsAnIPv6NetworkAndNothingElse(t *testing.T) {
 		"[2001:db8:1:3:3:4:5:6]:443": "2001:db8:1:3::/64",
 		"127.0.0.1:9":                "127.0.0.1",
 	} {
-		if got := Client(in); got != want {
-			t.Errorf("Client(%q) = %q, want %q", in, got, want)
+		if got := ClientOf(in); got != want {
+			t.Errorf("ClientOf(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,10 +1,12 @@
-package server
+package httpguard
 
 import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // hostCheck guards against DNS rebinding: a web page whose name the
@@ -17,21 +19,22 @@ import (
 //     (localhost or a loopback IP), the SDK's own rule for /mcp;
 //   - on any other connection, when checked: an IP literal (a browser that
 //     typed an IP cannot be rebound), the host name of the bound address;
-//   - on either: a host listed in HTTPConfig.AllowHosts.
+//   - on either: a host listed in Config.AllowHosts.
 //
-// Connections on non-loopback addresses are checked when the server has no
-// token, and with a token when AllowHosts is set. A token alone already
-// stops a rebinding page: the browser has no way to attach it to a request
-// the attacker's script makes, so the check would add nothing but refusals
-// of legitimate names. The check covers every path, /healthz included.
+// Connections on non-loopback addresses are checked when the server asks
+// no credential (Config.Auth is nil), and with one when AllowHosts is set.
+// A bearer token alone already stops a rebinding page: the browser has no
+// way to attach it to a request the attacker's script makes, so the check
+// would add nothing but refusals of legitimate names. The check covers
+// every path, a health check included.
 type hostCheck struct {
 	bound   string          // the bound address's host name; "" for an IP or all interfaces
 	allowed map[string]bool // normalised AllowHosts
 	remote  bool            // check connections on non-loopback addresses
 }
 
-func newHostCheck(cfg HTTPConfig) (*hostCheck, error) {
-	c := &hostCheck{allowed: map[string]bool{}, remote: cfg.Token == "" || len(cfg.AllowHosts) > 0}
+func newHostCheck(cfg Config) (*hostCheck, error) {
+	c := &hostCheck{allowed: map[string]bool{}, remote: cfg.Auth == nil || len(cfg.AllowHosts) > 0}
 	if host, _, err := net.SplitHostPort(cfg.Addr); err == nil && !isIPLiteral(host) {
 		c.bound = normalizeHost(host)
 	}
@@ -65,23 +68,23 @@ func (c *hostCheck) refusal(local net.Addr, host string) string {
 	if c.allowed[name] {
 		return ""
 	}
-	if local != nil && isLoopbackAddr(local) {
+	if local != nil && IsLoopback(local) {
 		if isLoopbackHost(name) {
 			return ""
 		}
-		return fmt.Sprintf("Forbidden: invalid Host header %s: this server listens on loopback and answers only requests naming a loopback host; if a proxy forwards requests by this name, start fisk-mcp with --allow-host %s", echoed(host), hostHint(name))
+		return fmt.Sprintf("Forbidden: invalid Host header %s: this server listens on loopback and answers only requests naming a loopback host; if a proxy forwards requests by this name, start fisk-mcp with --allow-host %s", quoted(host), hostHint(name))
 	}
 	if !c.remote || isIPLiteral(name) || (c.bound != "" && name == c.bound) {
 		return ""
 	}
-	return fmt.Sprintf("Forbidden: invalid Host header %s: this server answers only requests naming an IP address or its own host name, so that a web page cannot reach it through DNS rebinding; if clients reach it by this name, start fisk-mcp with --allow-host %s", echoed(host), hostHint(name))
+	return fmt.Sprintf("Forbidden: invalid Host header %s: this server answers only requests naming an IP address or its own host name, so that a web page cannot reach it through DNS rebinding; if clients reach it by this name, start fisk-mcp with --allow-host %s", quoted(host), hostHint(name))
 }
 
 // hostHint is name for an error message, or a placeholder when it is
 // empty or not a plain host name (the Host header is the client's to
 // choose, and the hint is repeated unquoted).
 func hostHint(name string) string {
-	if name == "" || len(name) > maxEchoed || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+	if name == "" || len(name) > maxQuoted || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
 		return "HOST"
 	}
 	return name
@@ -108,7 +111,9 @@ func isIPLiteral(host string) bool {
 	return host != "" && net.ParseIP(host) != nil
 }
 
-func isLoopbackAddr(a net.Addr) bool {
+// IsLoopback reports whether a is an address on the loopback interface,
+// one only this machine can reach.
+func IsLoopback(a net.Addr) bool {
 	if tcp, ok := a.(*net.TCPAddr); ok {
 		return tcp.IP.IsLoopback()
 	}
@@ -126,15 +131,20 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ConnectAddr turns a bound address into one a local client can dial: an
-// unspecified host (0.0.0.0, ::) becomes loopback.
-func ConnectAddr(addr string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
+// maxQuoted bounds the bytes of what a client gave (a Host, an Origin)
+// that a refusal repeats: enough to recognise it by.
+const maxQuoted = 200
+
+// quoted is s as a refusal repeats it: quoted, so that no control
+// character reaches a log or a terminal raw, and cut at a character
+// boundary to maxQuoted bytes.
+func quoted(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
 	}
-	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1"
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
 	}
-	return net.JoinHostPort(host, port)
+	return strconv.Quote(s[:cut]) + "…"
 }

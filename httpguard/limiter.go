@@ -1,28 +1,7 @@
-// Package authlimit bounds how many wrong credentials a shared server
-// checks from one client. A token's length says nothing of how guessable
-// it is ("approvals-password-1" passes any length check), and a guess
-// costs the guesser one request: without a bound, a server on a network
-// checks as many guesses as it is sent, and logs each one.
-//
-// Each client has an allowance of wrong credentials that refills at a
-// steady rate (a token bucket, golang.org/x/time/rate). While a client's
-// allowance is used up, its credentials are not checked at all, the right
-// one included: otherwise the bound would not bound guessing. So a person
-// who mistypes a few times is not slowed, a guesser gets a handful of
-// tries a minute, and a client that shares its address with a guesser
-// (behind one proxy) waits with it, for the refill of one try at most.
-//
-// A client is the host of the request's remote address, and for IPv6 its
-// /64 network, the block one machine is routinely given. The limiter keeps
-// a client only while its allowance is not full, and at most MaxClients
-// of them: past that, the clients it cannot keep share one allowance, so
-// that many addresses buy a guesser no more than one does.
-//
-// It does not share allowances between replicas: each server process
-// bounds the guesses it checks.
-package authlimit
+package httpguard
 
 import (
+	"fmt"
 	"math"
 	"net"
 	"net/netip"
@@ -32,28 +11,50 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Defaults: ten wrong credentials at once, then one more every six
-// seconds (ten a minute); 10,000 clients with allowances kept apart.
+// Defaults of LimiterOptions: ten wrong credentials at once, then one more
+// every six seconds (ten a minute); 10,000 clients with allowances kept
+// apart.
 const (
 	DefaultBurst      = 10
 	DefaultEvery      = 6 * time.Second
 	DefaultMaxClients = 10000
 )
 
-// Options configures a Limiter; the zero value takes the defaults.
-type Options struct {
+// LimiterOptions configures a Limiter; the zero value takes the defaults.
+type LimiterOptions struct {
 	// Burst is how many wrong credentials a client may give at once.
 	Burst int
 	// Every is how often the allowance regains one.
 	Every time.Duration
-	// MaxClients bounds the clients kept apart (see the package doc).
+	// MaxClients bounds the clients kept apart (see Limiter).
 	MaxClients int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
-// Limiter bounds the wrong credentials checked per client. It is safe for
-// concurrent use.
+// Limiter bounds how many wrong credentials a server checks from one
+// client. A token's length says nothing of how guessable it is
+// ("approvals-password-1" passes any length check), and a guess costs the
+// guesser one request: without a bound, a server on a network checks as
+// many guesses as it is sent, and logs each one.
+//
+// Each client has an allowance of wrong credentials that refills at a
+// steady rate (a token bucket, golang.org/x/time/rate). While a client's
+// allowance is used up, its credentials are not checked at all, the right
+// one included: otherwise the bound would not bound guessing. So a person
+// who mistypes a few times is not slowed, a guesser gets a handful of
+// tries a minute, and a client that shares its address with a guesser
+// (behind one proxy) waits with it, for the refill of one try at most.
+//
+// A client is what [ClientOf] names: the host of the request's remote
+// address, and for IPv6 its /64 network, the block one machine is
+// routinely given. The limiter keeps a client only while its allowance is
+// not full, and at most MaxClients of them: past that, the clients it
+// cannot keep share one allowance, so that many addresses buy a guesser no
+// more than one does.
+//
+// It does not share allowances between replicas: each server process
+// bounds the guesses it checks. It is safe for concurrent use.
 type Limiter struct {
 	burst int
 	every time.Duration
@@ -71,8 +72,8 @@ type client struct {
 	refused   bool // Failed has reported this allowance used up
 }
 
-// New returns a Limiter.
-func New(o Options) *Limiter {
+// NewLimiter returns a Limiter.
+func NewLimiter(o LimiterOptions) *Limiter {
 	l := &Limiter{burst: o.Burst, every: o.Every, max: o.MaxClients, now: o.Now, clients: map[string]*client{}}
 	if l.burst <= 0 {
 		l.burst = DefaultBurst
@@ -90,13 +91,18 @@ func New(o Options) *Limiter {
 	return l
 }
 
+// Allowance says the limiter's allowance in words, for a log line.
+func (l *Limiter) Allowance() string {
+	return fmt.Sprintf("%d wrong tokens, then one every %s", l.burst, l.every)
+}
+
 func (l *Limiter) newClient() *client {
 	return &client{allowance: rate.NewLimiter(rate.Every(l.every), l.burst)}
 }
 
-// Client names the client a request from remoteAddr (an http.Request's
+// ClientOf names the client a request from remoteAddr (an http.Request's
 // RemoteAddr, "host:port") counts as: its host, or for IPv6 its /64.
-func Client(remoteAddr string) string {
+func ClientOf(remoteAddr string) string {
 	host, _, err := net.SplitHostPort(remoteAddr)
 	if err != nil {
 		host = remoteAddr

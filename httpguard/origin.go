@@ -1,4 +1,4 @@
-package server
+package httpguard
 
 import (
 	"fmt"
@@ -9,9 +9,10 @@ import (
 // originCheck guards against cross-site requests: a page on another origin,
 // open in a browser that can reach the server, must not drive it. The Host
 // check does not see such a request (it names the server's own host), so
-// the origin is what gives it away. The standard library's CrossOriginProtection covers unsafe
-// methods (it also reads Sec-Fetch-Site); an Origin header on any method,
-// GET included (the SSE stream), must be the server's own or allowed.
+// the origin is what gives it away. The standard library's
+// CrossOriginProtection covers unsafe methods (it also reads
+// Sec-Fetch-Site); an Origin header on any method, GET included (an SSE
+// stream), must be the server's own or allowed.
 type originCheck struct {
 	allowed map[string]bool
 	cop     *http.CrossOriginProtection
@@ -34,7 +35,7 @@ func (c *originCheck) handler(h http.Handler) http.Handler {
 			if u, err := url.Parse(origin); err != nil || u.Host != r.Host {
 				// The Origin is the client's to choose: quoted and cut, as
 				// every answer repeats what a caller gave.
-				http.Error(w, "Forbidden: cross-origin request from "+echoed(origin)+"; if this origin is trusted, start fisk-mcp with --allow-origin for it", http.StatusForbidden)
+				http.Error(w, "Forbidden: cross-origin request from "+quoted(origin)+"; if this origin is trusted, start fisk-mcp with --allow-origin for it", http.StatusForbidden)
 				return
 			}
 		}
