@@ -45,20 +45,25 @@
 // address (no DNS rebinding); the page cannot be framed, loads nothing
 // from elsewhere and runs only its own nonce-tagged script.
 //
-// A process that reads the ticket from /proc can still race the browser to
-// it. Against that, an Approve posted within Hold (DefaultHold, 1.5 s) of
-// the exchange takes effect only once Hold has passed with no second use
-// of the ticket; the browser's own GET arriving meanwhile turns the
-// outcome into Reused. This defends only when the browser reaches the
-// page within Hold of the thief: a browser that is slow to start loses the
-// race, and the person then sees a cancelled or ended page instead of a
-// prompt. It raises the bar against reading argv; it is not a boundary
-// against a process running as the same user, which can also drive the
-// browser (its debugging port, synthetic input), read its cookie store or
-// fisk-mcp's memory, or replace the opener. Such a process is already
-// outside what any approval prompt can contain; run untrusted commands as
-// another user or in a sandbox. Other users of the machine see argv too
-// (unless /proc is mounted with hidepid) and are held off the same way.
+// A process of another user can read the ticket from /proc too, and race
+// the browser to it. It gets nothing: the listener serves only
+// connections whose socket belongs to the user fisk-mcp runs as (the
+// kernel says whose: /proc/net/tcp on Linux, lsof on macOS), and answers
+// any other with a refusal that uses up nothing, however slow the
+// person's browser is to arrive. Where the owner cannot be told, the page
+// is not shown at all, and the gate says to approve another way.
+//
+// Against a process of the same user, an Approve posted within Hold
+// (DefaultHold, 1.5 s) of the exchange takes effect only once Hold has
+// passed with no second use of the ticket; the browser's own GET arriving
+// meanwhile turns the outcome into Reused. That defends only when the
+// browser reaches the page within Hold of the thief. It is not a boundary:
+// a process running as the same user can also drive the browser (its
+// debugging port, synthetic input), read its cookie store or fisk-mcp's
+// memory, or replace the opener. Such a process is already outside what
+// any approval prompt can contain; run untrusted commands as another user
+// or in a sandbox, and do not let an agent run commands as the person
+// without asking.
 //
 // The ticket, cookie and CSRF token never appear in a log line, an error
 // or an Outcome; an opener's failure is reported with the URL redacted.

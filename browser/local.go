@@ -218,13 +218,17 @@ type site struct {
 const maxLocalHeader = 64 << 10
 
 func (l *Local) listen() (*site, error) {
+	if _, err := peerUID(nil, nil); err == errNoPeerCheck {
+		return nil, fmt.Errorf("the approval page cannot be shown here: %w, so another user could approve; use --approval elicit, or serve over --http with the shared /approvals page", err)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("opening the loopback listener for the approval page: %w; check that 127.0.0.1 is available, or use --approval elicit", err)
 	}
 	s := &site{ln: ln, addr: ln.Addr().String(), approvals: map[string]*approval{}, empty: make(chan struct{})}
 	s.origin = "http://" + s.addr
-	s.srv = &http.Server{Handler: secured(l.routes(s)), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
+	s.srv = &http.Server{Handler: secured(l.ownUser(l.routes(s))), ConnContext: peerContext,
+		ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,
 		MaxHeaderBytes: maxLocalHeader, ErrorLog: slog.NewLogLogger(l.log.Handler(), slog.LevelDebug)}
 	go s.srv.Serve(ln)
 	return s, nil
