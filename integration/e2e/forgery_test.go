@@ -209,3 +209,35 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 		})
 	}
 }
+
+// Answers under ids the server did not ask are ignored, as the protocol
+// has a server do with what it does not recognise: the answer to the
+// question asked decides alone, and an approval under another id, however
+// it reads, approves nothing.
+func TestAnswersToQuestionsNotAskedAreIgnored(t *testing.T) {
+	withUnasked := func(answers mcp.InputResponseMap) mcp.InputResponseMap {
+		answers["unknown_extra_key"] = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+		answers["approve-"+strings.Repeat("0", 32)] = yes
+		return answers
+	}
+	s := manualSession(t)
+	path := filepath.Join(t.TempDir(), "touched")
+	a := args("path", path)
+
+	first, id := question(t, s, a)
+	declined := withUnasked(mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "decline"}})
+	refused(t, s, 1, retry(t, s, a, declined, first.RequestState), "declined", path)
+
+	second, id := question(t, s, a)
+	approved := withUnasked(mcp.InputResponseMap{id: yes})
+	if res := retry(t, s, a, approved, second.RequestState); res.IsError || res.NeedsInput() || !exists(path) {
+		t.Fatalf("the answer to the question asked, beside unasked ones, did not run: %s", text(res))
+	}
+	if rec := s.log.nthCall(t, "touch", 2); rec["decision"] != "approved" {
+		t.Errorf("call log = %v, want decision approved", rec)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, s, 3, retry(t, s, a, approved, second.RequestState), "replayed", path)
+}
