@@ -247,8 +247,9 @@ func TestAnswersToQuestionsNotAskedAreIgnored(t *testing.T) {
 
 // On 2026-07-28 a question goes out as the schema's InputRequiredResult:
 // resultType, inputRequests and requestState (and _meta), and no content,
-// which the SDK's own encoding wrote as null, a value no tools/call result
-// holds.
+// which the SDK's own encoding wrote as null: a field the schema's
+// InputRequiredResult does not define, with a value its CallToolResult
+// cannot hold.
 func TestAQuestionOnTheWireIsAnInputRequiredResult(t *testing.T) {
 	messages := newLogBuffer()
 	s := startStdio(t, client{protocol: modernProtocol, manual: true, messages: messages,
