@@ -26,6 +26,7 @@
 package bundle
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path"
@@ -63,7 +64,8 @@ type Spec struct {
 	// version, recorded in the manifest.
 	Server, ServerVersion string
 	// ServeArgs are fisk-mcp serve's flags, without the apps. They are
-	// visible to every process of the machine: no secret belongs here.
+	// visible to every process of the machine: no secret belongs here,
+	// nor "${" (see ErrSubstituted).
 	ServeArgs []string
 	// Apps are the apps to serve, in order.
 	Apps []App
@@ -129,7 +131,38 @@ func (s Spec) Validate() error {
 	if err := s.Platform.check(); err != nil {
 		errs = append(errs, err)
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, s.substituted()...)...)
+}
+
+// ErrSubstituted is wrapped by the errors that refuse a value of the
+// manifest's command line or environment holding "${".
+var ErrSubstituted = errors.New(`it holds "${", which Claude Desktop substitutes in a bundle's arguments and environment (a path, or the value of a setting, a secret among them), and the format has no escape`)
+
+// substituted refuses what would be substituted in the manifest's
+// arguments and environment besides the ${__dirname} and
+// ${user_config.KEY} the manifest writes itself: a flag's value such as
+// --name a${user_config.PASSWORD} would put the person's secret in the
+// server's arguments, which every process of the machine can read.
+func (s Spec) substituted() []error {
+	var errs []error
+	for _, a := range s.ServeArgs {
+		if strings.Contains(a, "${") {
+			errs = append(errs, fmt.Errorf("serve argument %q: %w; take \"${\" out of the flag's value", a, ErrSubstituted))
+		}
+	}
+	entries := s.entries()
+	for i, a := range s.Apps {
+		// A copied app is named by its file name, an installed one by its path.
+		if strings.Contains(a.Prefix, "${") || strings.Contains(cmp.Or(entries[i], a.Path), "${") {
+			errs = append(errs, fmt.Errorf("app %q (prefix %q): %w; rename or move the app so that its path holds no \"${\"", a.Path, a.Prefix, ErrSubstituted))
+		}
+	}
+	for _, v := range s.Env {
+		if strings.Contains(v.Name, "${") {
+			errs = append(errs, fmt.Errorf("environment variable %q of %s --%s: %w; rename the variable in the app", v.Name, v.App, v.Flag, ErrSubstituted))
+		}
+	}
+	return errs
 }
 
 // entries names where each app lives in the bundle, by index of s.Apps;

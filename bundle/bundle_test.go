@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -201,5 +202,69 @@ func TestTheLongDescriptionSaysHowGatedToolsAreApproved(t *testing.T) {
 	s.Tools = s.Tools[1:]
 	if d := s.longDescription(); strings.Contains(d, "approval") {
 		t.Errorf("without gated tools: %q", d)
+	}
+}
+
+func TestWriteRefusesWhatClaudeDesktopWouldSubstituteInTheCommandLine(t *testing.T) {
+	copied := filepath.Join(t.TempDir(), "x${DESKTOP}")
+	if err := os.WriteFile(copied, []byte("app"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Spec)
+		named string // the value the error must name
+	}{
+		{"a flag naming a secret setting", func(s *Spec) { s.ServeArgs = append(s.ServeArgs, "--name=a${user_config.APP_PASSWORD}") }, "--name=a${user_config.APP_PASSWORD}"},
+		{"instructions naming the home directory", func(s *Spec) { s.ServeArgs = append(s.ServeArgs, "--instructions=see ${HOME}") }, "--instructions=see ${HOME}"},
+		{"an installed app's path", func(s *Spec) { s.Apps[2].Path = "/opt/${user_config.APP_PASSWORD}/tool" }, "/opt/${user_config.APP_PASSWORD}/tool"},
+		{"a copied app's file name", func(s *Spec) { s.Apps[0].Path = copied }, copied},
+		{"an app's prefix", func(s *Spec) { s.Apps[1].Prefix = "${__dirname}" }, "${__dirname}"},
+		{"a variable's name", func(s *Spec) { s.Env[0].Name = "X${HOME}" }, "X${HOME}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := spec(t)
+			tc.edit(&s)
+			var out bytes.Buffer
+			err := Write(&out, s)
+			if !errors.Is(err, ErrSubstituted) || !strings.Contains(err.Error(), strconv.Quote(tc.named)) {
+				t.Fatalf("Write = %v, want ErrSubstituted naming %q", err, tc.named)
+			}
+			if out.Len() != 0 {
+				t.Errorf("%d bytes of a refused bundle were written", out.Len())
+			}
+		})
+	}
+}
+
+func TestTheManifestSubstitutesOnlyTheBundleDirectoryAndTheSettings(t *testing.T) {
+	s := spec(t)
+	// A dollar or a brace alone is not a substitution.
+	s.ServeArgs = append(s.ServeArgs, "--instructions=costs $5 {per call}")
+	var out bytes.Buffer
+	if err := Write(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(out.Bytes()), int64(out.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := zr.Open(ManifestName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.NewDecoder(r).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range append([]string{m.Server.MCPConfig.Command}, m.Server.MCPConfig.Args...) {
+		if strings.Contains(strings.Replace(a, Dirname+"/", "", 1), "${") {
+			t.Errorf("argument %q is substituted beyond the bundle's directory", a)
+		}
+	}
+	for k, v := range m.Server.MCPConfig.Env {
+		if v != "${user_config."+k+"}" {
+			t.Errorf("env %s = %q, want only its setting", k, v)
+		}
 	}
 }

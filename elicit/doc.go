@@ -29,7 +29,9 @@
 //   - A retry whose answer does not answer the question asked (no answer, no
 //     state, another question's id, not an elicitation result) or whose state
 //     expired (the person was slow) is asked a fresh question, with a new
-//     state, as the protocol asks; its decision still says why.
+//     state, as the protocol asks; its decision still says why. Answers
+//     under ids the server did not ask are ignored, as the protocol has a
+//     server do with what it does not recognise: they never count.
 //   - A retry whose nonce was already used, whose arguments or prompt differ,
 //     or whose tool changed meanwhile (a reload, a replaced binary) is
 //     refused.

@@ -150,9 +150,6 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 		{"answer to a question never asked", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{"approve-other": yes()}, state
 		}, CodeForged, outcomeAskedAgain},
-		{"an extra unasked answer", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
-			return "rm", args, mcp.InputResponseMap{id: yes(), "extra": yes()}, state
-		}, CodeForged, outcomeAskedAgain},
 		{"answer without state", func(t *testing.T, f *fixture, id, state string) (string, map[string]any, mcp.InputResponseMap, string) {
 			return "rm", args, mcp.InputResponseMap{id: yes()}, ""
 		}, CodeForged, outcomeAskedAgain},
@@ -200,6 +197,55 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 					t.Fatalf("CallTool retry: %v", err)
 				}
 				f.wantRefused(res, tt.code, "Not run")
+			}
+		})
+	}
+}
+
+// Answers under ids the server did not ask are ignored, as the protocol has
+// a server do with what it does not recognise: the answer to the question
+// asked decides alone, and an approval under any other id counts for
+// nothing.
+func TestAnswersToQuestionsNotAskedAreIgnored(t *testing.T) {
+	args := map[string]any{"name": "orders"}
+	unasked := func(answers mcp.InputResponseMap) mcp.InputResponseMap {
+		answers["approve-"+strings.Repeat("0", 2*nonceBytes)] = yes()
+		answers["unknown_extra_key"] = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"foo": "bar"}}
+		return answers
+	}
+	tests := []struct {
+		name   string
+		answer func(id string) mcp.InputResponseMap
+		code   Code
+		ran    int32
+	}{
+		{"an approval", func(id string) mcp.InputResponseMap { return unasked(mcp.InputResponseMap{id: yes()}) }, CodeApproved, 1},
+		{"a decline", func(id string) mcp.InputResponseMap {
+			return unasked(mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "decline"}})
+		}, CodeDeclined, 0},
+		{"a non-boolean approve", func(id string) mcp.InputResponseMap {
+			return unasked(mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": "true"}}})
+		}, CodeError, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, fixtureOptions{})
+			cs := f.manual()
+			first := call(t, cs, "rm", args)
+			answers := tt.answer(onlyID(t, first))
+
+			res := retry(t, cs, "rm", args, answers, first.RequestState)
+
+			d := f.last()
+			if d.Code != tt.code || res.IsError != (tt.code != CodeApproved) || res.NeedsInput() || f.ran.Load() != tt.ran {
+				t.Fatalf("decision %s (%s), result %q, ran %d; want %s, ran %d", d.Code, d.Detail, text(res), f.ran.Load(), tt.code, tt.ran)
+			}
+			if !strings.Contains(d.Detail, "ignored 2 answers to questions not asked") {
+				t.Errorf("detail = %q, want the ignored answers counted", d.Detail)
+			}
+			// The answer, extras and all, is used once.
+			if res := retry(t, cs, "rm", args, answers, first.RequestState); !res.IsError || f.last().Code != CodeReplayed || f.ran.Load() != tt.ran {
+				t.Errorf("replayed: decision %s, result %q, ran %d", f.last().Code, text(res), f.ran.Load())
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -340,9 +341,12 @@ func (g *Gate) judgeClaims(ctx context.Context, req *mcp.CallToolRequest, b bind
 	if d := c.binding.diff(b); d != "" {
 		return mismatch(d), false
 	}
+	// Only the answer to the question asked is read. Answers under other
+	// ids are ignored, as the protocol has a server do with what it does
+	// not recognise: whatever they say, they approve nothing.
 	resp, ok := responses[c.inputID()]
-	if !ok || len(responses) != 1 {
-		return forged(fmt.Sprintf("answers carry %d ids; the only question asked was %q", len(responses), c.inputID())), true
+	if !ok {
+		return forged(fmt.Sprintf("none of the %d answers is to the question asked, %q", len(responses), c.inputID())), true
 	}
 	answer, ok := resp.(*mcp.ElicitResult)
 	if !ok || answer == nil {
@@ -357,7 +361,11 @@ func (g *Gate) judgeClaims(ctx context.Context, req *mcp.CallToolRequest, b bind
 	case !fresh:
 		return replayed(), false
 	}
-	return interpret(answer), false
+	d = interpret(answer)
+	if n := len(responses) - 1; n > 0 {
+		d.Detail = strings.TrimPrefix(d.Detail+"; ", "; ") + fmt.Sprintf("ignored %d answers to questions not asked", n)
+	}
+	return d, false
 }
 
 // interpret reads the person's answer: only accept with approve == true

@@ -57,7 +57,7 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}()
 		res, err := next(ctx, method, req)
-		return res, s.redactError(err)
+		return onTheWireCall(res), s.redactError(err)
 	}
 }
 

@@ -117,3 +117,29 @@ func passThrough(output json.RawMessage) *mcp.CallToolResult {
 	}
 	return res
 }
+
+// inputRequired is an input-required tools/call result as this server
+// sends it: an InputRequiredResult of the 2026-07-28 schema, whose fields
+// are these four. The SDK writes the CallToolResult it is carried in with
+// "content": null, which a CallToolResult cannot hold (its content is an
+// array) and an InputRequiredResult has no use for. It embeds the SDK's
+// result for the methods that make it one.
+type inputRequired struct{ *mcp.CallToolResult }
+
+func (r inputRequired) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Meta          mcp.Meta            `json:"_meta,omitempty"`
+		ResultType    string              `json:"resultType"`
+		InputRequests mcp.InputRequestMap `json:"inputRequests,omitempty"`
+		RequestState  string              `json:"requestState,omitempty"`
+	}{r.Meta, "input_required", r.InputRequests, r.RequestState})
+}
+
+// onTheWireCall is a tools/call result as this server sends it (see
+// inputRequired).
+func onTheWireCall(res mcp.Result) mcp.Result {
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.NeedsInput() {
+		return inputRequired{r}
+	}
+	return res
+}

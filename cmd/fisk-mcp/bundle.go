@@ -12,7 +12,7 @@ import (
 
 func (c *cli) registerBundle(app *fisk.Application) {
 	cmd := app.Command("bundle", "Write a Claude Desktop bundle (.mcpb) that serves the apps' commands").Action(c.runBundle)
-	cmd.HelpLong("The bundle holds this fisk-mcp and each APP (with --installed-apps, its path), for this platform. The flags become serve's arguments, so they must hold no secret; the environment variables the apps read for their global flags become settings Claude Desktop asks for and passes in the server's environment. The same inputs give the same bytes.")
+	cmd.HelpLong("The bundle holds this fisk-mcp and each APP (with --installed-apps, its path), for this platform. The flags become serve's arguments, so they must hold no secret, nor \"${\", which Claude Desktop substitutes; the environment variables the apps read for their global flags become settings Claude Desktop asks for and passes in the server's environment. The same inputs give the same bytes.")
 	cmd.Flag("output", "The bundle to write, NAME.mcpb").Short('o').Required().PlaceHolder("NAME.mcpb").StringVar(&c.bundleOut)
 	cmd.Flag("installed-apps", "Refer to each APP at its absolute path instead of copying it: for apps installed at the same path where the bundle runs").UnNegatableBoolVar(&c.bundleInstalled)
 	cmd.Flag("bundle-version", "The bundle's semantic version (default: the single app's version)").PlaceHolder("X.Y.Z").StringVar(&c.bundleVersion)

@@ -339,3 +339,19 @@ func TestBundleRefusesAPlatformFiskMCPCannotRunOn(t *testing.T) {
 		}
 	}
 }
+
+// Claude Desktop substitutes ${...} in a bundle's arguments, with no
+// escape: a flag naming a setting would put the person's password in the
+// server's command line.
+func TestBundleRefusesAFlagClaudeDesktopWouldSubstitute(t *testing.T) {
+	for _, flag := range []string{"--name=a${user_config.FIXTURE_PASSWORD}", "--instructions=see ${HOME}"} {
+		out := filepath.Join(t.TempDir(), "fixture.mcpb")
+		_, errOut, code := runFiskMCP(t, nil, "bundle", "-o", out, flag, fixtureBin)
+		if code == 0 || !strings.Contains(errOut, fmt.Sprintf("%q", flag)) || !strings.Contains(errOut, "no escape") {
+			t.Errorf("bundle %s: exit %d, stderr:\n%s", flag, code, errOut)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("bundle %s: a refused bundle was written (%v)", flag, err)
+		}
+	}
+}

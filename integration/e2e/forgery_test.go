@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,5 +210,73 @@ func TestTamperedRetriesFailClosed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Answers under ids the server did not ask are ignored, as the protocol
+// has a server do with what it does not recognise: the answer to the
+// question asked decides alone, and an approval under another id, however
+// it reads, approves nothing.
+func TestAnswersToQuestionsNotAskedAreIgnored(t *testing.T) {
+	withUnasked := func(answers mcp.InputResponseMap) mcp.InputResponseMap {
+		answers["unknown_extra_key"] = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+		answers["approve-"+strings.Repeat("0", 32)] = yes
+		return answers
+	}
+	s := manualSession(t)
+	path := filepath.Join(t.TempDir(), "touched")
+	a := args("path", path)
+
+	first, id := question(t, s, a)
+	declined := withUnasked(mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "decline"}})
+	refused(t, s, 1, retry(t, s, a, declined, first.RequestState), "declined", path)
+
+	second, id := question(t, s, a)
+	approved := withUnasked(mcp.InputResponseMap{id: yes})
+	if res := retry(t, s, a, approved, second.RequestState); res.IsError || res.NeedsInput() || !exists(path) {
+		t.Fatalf("the answer to the question asked, beside unasked ones, did not run: %s", text(res))
+	}
+	if rec := s.log.nthCall(t, "touch", 2); rec["decision"] != "approved" {
+		t.Errorf("call log = %v, want decision approved", rec)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, s, 3, retry(t, s, a, approved, second.RequestState), "replayed", path)
+}
+
+// On 2026-07-28 a question goes out as the schema's InputRequiredResult:
+// resultType, inputRequests and requestState (and _meta), and no content,
+// which the SDK's own encoding wrote as null: a field the schema's
+// InputRequiredResult does not define, with a value its CallToolResult
+// cannot hold.
+func TestAQuestionOnTheWireIsAnInputRequiredResult(t *testing.T) {
+	messages := newLogBuffer()
+	s := startStdio(t, client{protocol: modernProtocol, manual: true, messages: messages,
+		elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			t.Error("the server elicited directly on 2026-07-28")
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	}, fixtureBin)
+	path := filepath.Join(t.TempDir(), "touched")
+	a := args("path", path)
+	first, id := question(t, s, a)
+
+	var fields []string
+	for line := range strings.Lines(messages.String()) {
+		var msg struct {
+			Result map[string]json.RawMessage `json:"result"`
+		}
+		if rest, ok := strings.CutPrefix(line, "read: "); ok && json.Unmarshal([]byte(rest), &msg) == nil && string(msg.Result["resultType"]) == `"input_required"` {
+			delete(msg.Result, "_meta") // the SDK's serverInfo, which any result may carry
+			fields = slices.Sorted(maps.Keys(msg.Result))
+		}
+	}
+	if want := []string{"inputRequests", "requestState", "resultType"}; !slices.Equal(fields, want) {
+		t.Fatalf("the question carries %q, want %q:\n%s", fields, want, messages.String())
+	}
+	// The client reads it as the question it is.
+	if res := retry(t, s, a, mcp.InputResponseMap{id: yes}, first.RequestState); res.IsError || !exists(path) {
+		t.Fatalf("answering the question did not run: %s", text(res))
 	}
 }
