@@ -1,8 +1,9 @@
 // Package configfile reads configuration files that people write: one YAML
 // document, checked against a JSON Schema before anything is decoded, so
-// that every mistake is reported by its line and where it is (apps[0].prefix), an
-// unknown key with the known key closest to it, and a second document or a
-// key YAML does not read as a name is refused rather than ignored.
+// that every mistake is reported by its line and where it is
+// (apps[0].prefix), an unknown key with the known key closest to it, and a
+// second document or a key YAML does not read as a name is refused rather
+// than ignored.
 //
 // It does not know what the settings mean, nor where the file comes from:
 // the caller names the file (ReadFile bounds its size), may normalise the
