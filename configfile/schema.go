@@ -119,8 +119,7 @@ func (s *Schema) describe(ve *jsonschema.ValidationError, node *yaml.Node) error
 			}
 			return
 		}
-		line, text := s.describeLeaf(e, node)
-		found = append(found, mistake{line, text})
+		s.describeLeaf(e, node, func(line int, text string) { found = append(found, mistake{line, text}) })
 	}
 	walk(ve)
 	slices.SortFunc(found, func(a, b mistake) int { return cmp.Or(a.line-b.line, strings.Compare(a.text, b.text)) })
@@ -143,12 +142,11 @@ func (s *Schema) describe(ve *jsonschema.ValidationError, node *yaml.Node) error
 // carry an errorMessage, a string or one by keyword ({"maxLength": ...}),
 // which then says it instead of the validator (a mistake of type, length
 // or pattern; unknown and missing keys are described here).
-func (s *Schema) describeLeaf(e *jsonschema.ValidationError, node *yaml.Node) (int, string) {
+func (s *Schema) describeLeaf(e *jsonschema.ValidationError, node *yaml.Node, add func(line int, text string)) {
 	loc := e.InstanceLocation
 	switch k := e.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
 		known := s.keysAt(loc)
-		var parts []string
 		for _, key := range k.Properties {
 			msg := "unknown key " + quote(key)
 			if where := instancePath(loc); where != "" {
@@ -157,15 +155,14 @@ func (s *Schema) describeLeaf(e *jsonschema.ValidationError, node *yaml.Node) (i
 			if c := closest(key, known); c != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
-			parts = append(parts, msg)
+			add(lineOf(node, append(slices.Clip(loc), key), true), msg)
 		}
-		return lineOf(node, append(slices.Clip(loc), k.Properties[0]), true), strings.Join(parts, "; ")
+		return
 	case *kind.Required:
-		var parts []string
 		for _, key := range k.Missing {
-			parts = append(parts, key+" is missing")
+			add(lineOf(node, loc, false), prefix(instancePath(loc), key+" is missing"))
 		}
-		return lineOf(node, loc, false), prefix(instancePath(loc), strings.Join(parts, "; "))
+		return
 	case *kind.PropertyNames: // a leaf, described by what its name broke
 		loc = append(slices.Clip(loc), k.Property)
 		if len(e.Causes) > 0 {
@@ -184,7 +181,7 @@ func (s *Schema) describeLeaf(e *jsonschema.ValidationError, node *yaml.Node) (i
 	if msg == "" {
 		msg = e.ErrorKind.LocalizedString(message.NewPrinter(language.English))
 	}
-	return lineOf(node, loc, true), prefix(instancePath(loc), msg)
+	add(lineOf(node, loc, true), prefix(instancePath(loc), msg))
 }
 
 func prefix(where, msg string) string {
