@@ -94,8 +94,8 @@ func OpenDir(path string) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(path, 0o700); err != nil {
-		return nil, fmt.Errorf("creating %s: %w", path, err)
+	if err := mkdirAll(path); err != nil {
+		return nil, err
 	}
 	root, err := os.OpenRoot(path)
 	if err != nil {
@@ -110,6 +110,32 @@ func OpenDir(path string) (*Dir, error) {
 		return nil, err
 	}
 	return &Dir{root: root}, nil
+}
+
+// mkdirAll makes what is missing of path, only in a directory of the
+// user's own: the one it would make would be theirs, wherever it is.
+func mkdirAll(path string) error {
+	parent := path
+	for {
+		fi, err := os.Stat(parent)
+		if err == nil {
+			if parent == path {
+				return nil
+			}
+			if err := own(parent, fi); err != nil {
+				return err
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) || parent == filepath.Dir(parent) {
+			return err
+		}
+		parent = filepath.Dir(parent)
+	}
+	if err := os.MkdirAll(path, 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	return nil
 }
 
 // own refuses a directory of another user, or one its group or others

@@ -61,6 +61,10 @@ func TestDirectoriesAndLinksOfAnotherUserAreRefused(t *testing.T) {
 			v := victim(t, base)
 			return v, func(t *testing.T) { untouched(t, v) }
 		}},
+		{"a directory to make in a directory of another user", func(t *testing.T, base string) (string, func(*testing.T)) {
+			v := victim(t, base)
+			return filepath.Join(v, "sub", "dir"), func(t *testing.T) { untouched(t, v) }
+		}},
 		{"a directory others may write", func(t *testing.T, base string) (string, func(*testing.T)) {
 			return mode(t, base, 0o1777), func(*testing.T) {}
 		}},
