@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/ownfiles"
 )
 
 // epoch is the time of every entry: the earliest a zip's MS-DOS date can
@@ -48,31 +50,31 @@ func Write(w io.Writer, s Spec) error {
 
 // WriteFile writes s's bundle to path, atomically: a bundle is either
 // complete or not there, whatever interrupts the writing. The path must end
-// in .mcpb, the extension Claude Desktop installs.
-func WriteFile(path string, s Spec) (err error) {
+// in .mcpb, the extension Claude Desktop installs, in a directory of the
+// user's own (see package ownfiles); the bundle's mode is that of the file
+// it replaces, or 0600.
+func WriteFile(path string, s Spec) error {
 	if !strings.HasSuffix(path, ".mcpb") {
 		return fmt.Errorf("%q: name the bundle NAME.mcpb, the extension Claude Desktop installs", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	path, err := ownfiles.Resolve(path)
 	if err != nil {
-		return fmt.Errorf("writing the bundle: %w; write it to a directory you can write to", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = Write(tmp, s); err != nil {
 		return err
 	}
-	if err = tmp.Chmod(0o644); err != nil {
+	dir, err := ownfiles.OpenDir(filepath.Dir(path))
+	if err != nil {
+		return fmt.Errorf("writing the bundle: %w", err)
+	}
+	defer dir.Close()
+	f, err := dir.Create(filepath.Base(path))
+	if err != nil {
 		return err
 	}
-	if err = tmp.Close(); err != nil {
+	if err := Write(f, s); err != nil {
+		f.Discard()
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return f.Commit()
 }
 
 func addFile(zw *zip.Writer, name, src string) error {

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/ownfiles"
 )
 
 // Errors of Install a caller tells apart.
@@ -58,55 +59,94 @@ type Installed struct {
 // entry is a success that writes nothing. A file that does not parse is a
 // *MalformedError and stays untouched.
 //
-// The file is written whole to a temporary file in its directory, which is
-// then renamed over it with the file's mode, so a reader sees the old or
-// the new file and a failed write leaves the old one; a symlinked file is
-// followed and its target written, so the link stays. Before replacing an
-// existing file, a copy is kept as a timestamped backup beside it.
+// The file is someone else's house (see package ownfiles): written only
+// in a directory of the user's own that others may not write, through no
+// link of another user, atomically, with the file's mode; a symlinked
+// file of the user's is followed and its target written, so the link
+// stays. Before replacing an existing file, a copy is kept as a
+// timestamped backup beside it. Installs into one directory take turns
+// (a lock on it), and the file is read again just before the new one
+// replaces it: when another program changed it meanwhile, the entry is
+// merged into the changed file instead, so neither change is lost.
 func Install(client string, l Launch, file string, force bool) (Installed, error) {
 	f, ok := formats[client]
 	if !ok {
 		return Installed{}, fmt.Errorf("%w: %s", ErrNoFile, client)
 	}
-	target, err := resolveLink(file)
+	target, err := ownfiles.Resolve(file)
 	if err != nil {
 		return Installed{}, err
 	}
 	res := Installed{File: target}
-	data, err := os.ReadFile(target)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("reading %s: %w", target, err)
-	}
-	out, unchanged, err := merge(f, data, l, force)
-	var me *MalformedError
-	if errors.As(err, &me) {
-		me.File = target
-	}
+	dir, err := ownfiles.OpenDir(filepath.Dir(target))
 	if err != nil {
 		return res, err
 	}
-	if unchanged {
-		res.Unchanged = true
-		return res, nil
+	defer dir.Close()
+	unlock, err := dir.Lock()
+	if err != nil {
+		return res, err
 	}
-	mode := fs.FileMode(0o600) // a new file: it may hold the server's environment
-	if exists {
-		st, err := os.Stat(target)
+	defer unlock()
+	name := filepath.Base(target)
+	for range maxMerges {
+		data, exists, err := read(dir, name)
 		if err != nil {
 			return res, err
 		}
-		mode = st.Mode().Perm()
-	} else if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-		return res, fmt.Errorf("creating the directory of %s: %w", target, err)
-	}
-	err = writeAtomic(target, out, mode, func() (err error) {
-		if exists {
-			res.Backup, err = backup(target, data, mode)
+		out, unchanged, err := merge(f, data, l, force)
+		var me *MalformedError
+		if errors.As(err, &me) {
+			me.File = target
 		}
-		return err
-	})
-	return res, err
+		if err != nil || unchanged {
+			res.Unchanged = unchanged
+			return res, err
+		}
+		w, err := dir.Create(name)
+		if err != nil {
+			return res, err
+		}
+		if _, err := w.Write(out); err != nil {
+			w.Discard()
+			return res, fmt.Errorf("writing %s: %w; the file is unchanged", target, err)
+		}
+		if testHookBeforeRename != nil {
+			testHookBeforeRename(target)
+		}
+		if now, nowExists, err := read(dir, name); err != nil || nowExists != exists || !bytes.Equal(now, data) {
+			w.Discard()
+			continue // changed meanwhile: merge into what it is now
+		}
+		if exists {
+			if res.Backup, err = backup(dir, name, data); err != nil {
+				w.Discard()
+				return res, err
+			}
+		}
+		return res, w.Commit()
+	}
+	return res, fmt.Errorf("%s changed each of %d times fisk-mcp merged into it: install again once the program writing it is done", target, maxMerges)
+}
+
+// maxMerges bounds the merges of one Install into a file that another
+// program keeps changing.
+const maxMerges = 5
+
+// testHookBeforeRename, when set, is called after the new file is written
+// and before the file is read again to compare.
+var testHookBeforeRename func(file string)
+
+// read returns the content of name, and whether it exists.
+func read(dir *ownfiles.Dir, name string) ([]byte, bool, error) {
+	data, err := dir.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("reading %s: %w", filepath.Join(dir.Path(), name), err)
+	}
+	return data, true, nil
 }
 
 // merge returns data with l's entry in it, in format f.
@@ -193,86 +233,22 @@ func roundTrip(v any) any {
 	return out
 }
 
-// resolveLink follows file's symlinks to the file they name, which may not
-// exist yet.
-func resolveLink(file string) (string, error) {
-	for range 40 {
-		st, err := os.Lstat(file)
-		if errors.Is(err, fs.ErrNotExist) {
-			return file, nil
-		}
-		if err != nil {
-			return "", err
-		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			return file, nil
-		}
-		to, err := os.Readlink(file)
-		if err != nil {
-			return "", err
-		}
-		if !filepath.IsAbs(to) {
-			to = filepath.Join(filepath.Dir(file), to)
-		}
-		file = to
-	}
-	return "", fmt.Errorf("%s: too many levels of symbolic links; point --config-file at the file itself", file)
-}
-
-// backup keeps data, the file's content before the change, beside it.
-func backup(file string, data []byte, mode fs.FileMode) (string, error) {
+// backup keeps data, the file's content before the change, beside it as
+// NAME.YYYYMMDDTHHMMSSZ.bak, and returns its path.
+func backup(dir *ownfiles.Dir, name string, data []byte) (string, error) {
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	for i := 0; ; i++ {
-		name := file + "." + stamp + ".bak"
+		bak := name + "." + stamp + ".bak"
 		if i > 0 {
-			name = fmt.Sprintf("%s.%s-%d.bak", file, stamp, i)
+			bak = fmt.Sprintf("%s.%s-%d.bak", name, stamp, i)
 		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		err := dir.WriteNew(bak, data, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("keeping a backup of %s: %w; make its directory writable", file, err)
+			return "", fmt.Errorf("keeping a backup of %s: %w; the file is unchanged", filepath.Join(dir.Path(), name), err)
 		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(name)
-			return "", fmt.Errorf("keeping a backup of %s: %w", file, err)
-		}
-		return name, nil
+		return filepath.Join(dir.Path(), bak), nil
 	}
-}
-
-// writeAtomic replaces file with data: a temporary file in the same
-// directory (so the rename cannot cross file systems), synced, then renamed
-// over it once before, the backup, has succeeded.
-func writeAtomic(file string, data []byte, mode fs.FileMode, before func() error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w; the file is unchanged (its directory must be writable)", file, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w; the file is unchanged", file, err)
-	}
-	if err := before(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		return fmt.Errorf("writing %s: %w; the file is unchanged", file, err)
-	}
-	return nil
 }

@@ -10,7 +10,9 @@ import (
 const schema = `{
   "type": "object", "additionalProperties": false,
   "$defs": {"item": {"type": "object", "additionalProperties": false, "properties": {"path": {"type": "string"}}}},
-  "properties": {"timeout": {"type": "string"}, "items": {"type": "array", "items": {"$ref": "#/$defs/item"}}}
+  "properties": {"timeout": {"type": "string"}, "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+    "names": {"type": "object", "propertyNames": {"maxLength": 3, "errorMessage": {"maxLength": "a name is three letters at most"}},
+      "additionalProperties": {"type": "string", "errorMessage": "give a word"}}}
 }`
 
 func TestMistakesAreNamedWhereTheyAre(t *testing.T) {
@@ -24,6 +26,10 @@ func TestMistakesAreNamedWhereTheyAre(t *testing.T) {
 		{"timeout: 3\n", "timeout: "},
 		{"timeout: 1s\n---\ntimeout: 2s\n", "line 2: a second YAML document begins here"},
 		{"1: x\n", `line 1: key "1" is a number`},
+		{"timeout: 1s\nnames:\n  ab: [x]\n", "line 3: names.ab: give a word"},
+		{"names:\n  \"long name\\e\": x\n", `line 2: names["long name\x1b"]: a name is three letters at most`},
+		{"names: {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9, j: 10, k: 11, l: 12}\n", "names.j: give a word; and 2 more"},
+		{"timeout: 1s\na: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\ng: 7\nh: 8\ni: 9\nj: 10\nk: 11\n", `line 11: unknown key "j"; and 1 more`},
 	}
 	for _, tc := range cases {
 		_, err := s.Parse([]byte(tc.yaml), nil)

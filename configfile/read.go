@@ -6,25 +6,25 @@ import (
 	"os"
 )
 
-// MaxBytes bounds a configuration file. A configuration is a few settings;
-// anything near this size is the wrong file, and reading it whole must not
-// cost the server its memory.
+// MaxBytes bounds a configuration file: a configuration is a few settings.
 const MaxBytes = 1 << 20
 
-// ReadFile reads at most MaxBytes of path; setting names where the path
-// came from (e.g. --config) in messages.
-func ReadFile(setting, path string) ([]byte, error) {
+// ReadFile reads path whole, refusing one larger than limit bytes: a file
+// people write is small, anything near the limit is the wrong file, and
+// reading it whole must not cost the server its memory. setting names
+// where the path came from (e.g. --config) in messages.
+func ReadFile(setting, path string, limit int) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w; pass a readable YAML file", setting, err)
+		return nil, fmt.Errorf("reading %s: %w; pass a readable YAML or JSON file", setting, err)
 	}
 	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	raw, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w; pass a readable YAML file", setting, err)
+		return nil, fmt.Errorf("reading %s: %w; pass a readable YAML or JSON file", setting, err)
 	}
-	if len(raw) > MaxBytes {
-		return nil, fmt.Errorf("config %s is larger than 1 MiB; a configuration is a few settings: check that %s names the right file", path, setting)
+	if len(raw) > limit {
+		return nil, fmt.Errorf("%s %s is larger than %d MiB; check that it names the right file", setting, path, limit>>20)
 	}
 	return raw, nil
 }

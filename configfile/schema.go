@@ -1,8 +1,9 @@
 // Package configfile reads configuration files that people write: one YAML
 // document, checked against a JSON Schema before anything is decoded, so
-// that every mistake is reported by where it is (apps[0].prefix), an
-// unknown key with the known key closest to it, and a second document or a
-// key YAML does not read as a name is refused rather than ignored.
+// that every mistake is reported by its line and where it is
+// (apps[0].prefix), an unknown key with the known key closest to it, and a
+// second document or a key YAML does not read as a name is refused rather
+// than ignored.
 //
 // It does not know what the settings mean, nor where the file comes from:
 // the caller names the file (ReadFile bounds its size), may normalise the
@@ -11,6 +12,7 @@ package configfile
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,8 +22,10 @@ import (
 	"strings"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/editdist"
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -61,7 +65,7 @@ func NewSchema(doc []byte, help string) (*Schema, error) {
 // empty object), hands the decoded value to normalize when it is not nil,
 // checks the result against the schema and returns it as JSON.
 func (s *Schema) Parse(raw []byte, normalize func(doc any) error) ([]byte, error) {
-	doc, err := decodeYAML(raw)
+	doc, node, err := decodeYAML(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -86,56 +90,124 @@ func (s *Schema) Parse(raw []byte, normalize func(doc any) error) ([]byte, error
 	if err := s.compiled.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
-			return nil, s.describe(ve)
+			return nil, s.describe(ve, node)
 		}
 		return nil, err
 	}
 	return js, nil
 }
 
-// describe turns a schema validation error into one line per
-// problem, each naming where it is and, for an unknown key, the key and the
-// closest known one.
-func (s *Schema) describe(ve *jsonschema.ValidationError) error {
-	var lines []string
+// maxMistakes bounds the mistakes one error describes: a file of
+// thousands of bad entries needs its first few fixed, not a message as
+// large as the file.
+const maxMistakes = 10
+
+// describe turns a schema validation error into one line per problem, in
+// the order of the file, each naming its line and where it is and, for an
+// unknown key, the key and the closest known one.
+func (s *Schema) describe(ve *jsonschema.ValidationError, node *yaml.Node) error {
+	type mistake struct {
+		line int
+		text string
+	}
+	var found []mistake
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
+		if _, names := e.ErrorKind.(*kind.PropertyNames); len(e.Causes) > 0 && !names {
 			for _, c := range e.Causes {
 				walk(c)
 			}
 			return
 		}
-		lines = append(lines, s.describeLeaf(e))
+		s.describeLeaf(e, node, func(line int, text string) { found = append(found, mistake{line, text}) })
 	}
 	walk(ve)
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
+	slices.SortFunc(found, func(a, b mistake) int { return cmp.Or(a.line-b.line, strings.Compare(a.text, b.text)) })
+	found = slices.Compact(found)
+	var lines []string
+	for i, m := range found {
+		if i == maxMistakes {
+			lines = append(lines, fmt.Sprintf("and %d more", len(found)-i))
+			break
+		}
+		if m.line > 0 {
+			m.text = fmt.Sprintf("line %d: %s", m.line, m.text)
+		}
+		lines = append(lines, m.text)
+	}
 	return fmt.Errorf("%s; %s", strings.Join(lines, "; "), s.help)
 }
 
-func (s *Schema) describeLeaf(e *jsonschema.ValidationError) string {
-	where := instancePath(e.InstanceLocation)
-	if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
-		known := s.keysAt(e.InstanceLocation)
-		var parts []string
-		for _, key := range ap.Properties {
-			msg := fmt.Sprintf("unknown key %q", key)
-			if where != "" {
+// describeLeaf says what is wrong where. The schema node that failed may
+// carry an errorMessage, a string or one by keyword ({"maxLength": ...}),
+// which then says it instead of the validator (a mistake of type, length
+// or pattern; unknown and missing keys are described here).
+func (s *Schema) describeLeaf(e *jsonschema.ValidationError, node *yaml.Node, add func(line int, text string)) {
+	loc := e.InstanceLocation
+	switch k := e.ErrorKind.(type) {
+	case *kind.AdditionalProperties:
+		known := s.keysAt(loc)
+		for _, key := range k.Properties {
+			msg := "unknown key " + quote(key)
+			if where := instancePath(loc); where != "" {
 				msg += " in " + where
 			}
 			if c := closest(key, known); c != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
-			parts = append(parts, msg)
+			add(lineOf(node, append(slices.Clip(loc), key), true), msg)
 		}
-		return strings.Join(parts, "; ")
+		return
+	case *kind.Required:
+		for _, key := range k.Missing {
+			add(lineOf(node, loc, false), prefix(instancePath(loc), key+" is missing"))
+		}
+		return
+	case *kind.PropertyNames: // a leaf, described by what its name broke
+		loc = append(slices.Clip(loc), k.Property)
+		if len(e.Causes) > 0 {
+			e = e.Causes[0]
+		}
 	}
-	if where == "" {
-		where = "the document"
+	var msg string
+	switch m := s.at(e.SchemaURL)["errorMessage"].(type) {
+	case string:
+		msg = m
+	case map[string]any: // by keyword: {"maxLength": "..."}
+		if kw := e.ErrorKind.KeywordPath(); len(kw) > 0 {
+			msg, _ = m[kw[0]].(string)
+		}
 	}
-	return fmt.Sprintf("%s: %s", where, e.ErrorKind.LocalizedString(message.NewPrinter(language.English)))
+	if msg == "" {
+		msg = e.ErrorKind.LocalizedString(message.NewPrinter(language.English))
+	}
+	add(lineOf(node, loc, true), prefix(instancePath(loc), msg))
 }
+
+func prefix(where, msg string) string {
+	if where == "" {
+		return msg
+	}
+	return where + ": " + msg
+}
+
+// at returns the schema node at url, "NAME#/json/pointer".
+func (s *Schema) at(url string) map[string]any {
+	_, ptr, _ := strings.Cut(url, "#")
+	node := s.doc
+	for tok := range strings.SplitSeq(strings.TrimPrefix(ptr, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		node, _ = node[tok].(map[string]any)
+	}
+	return node
+}
+
+// quote quotes a name from the file for a message: cut, its control and
+// formatting characters escaped.
+func quote(s string) string { return strconv.Quote(visible.Cut(s, 80)) }
 
 // instancePath renders a JSON pointer as apps[0].prefix.
 func instancePath(loc []string) string {
@@ -145,12 +217,24 @@ func instancePath(loc []string) string {
 			fmt.Fprintf(&b, "[%s]", tok)
 			continue
 		}
+		if !plainName(tok) {
+			fmt.Fprintf(&b, "[%s]", quote(tok))
+			continue
+		}
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(tok)
+		b.WriteString(visible.Cut(tok, 80))
 	}
 	return b.String()
+}
+
+// plainName reports whether key reads unquoted in a path: letters,
+// digits, _ and -.
+func plainName(key string) bool {
+	return key != "" && strings.IndexFunc(key, func(r rune) bool {
+		return !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) < 0
 }
 
 // keysAt lists the keys the schema allows at an object location of the

@@ -51,7 +51,7 @@ var configSchema = sync.OnceValues(func() (*configfile.Schema, error) {
 // configuration means the same thing from any working directory; an app
 // path without a slash is a name looked up in PATH, as on the command line.
 func loadConfigFile(path string) (*fileConfig, error) {
-	raw, err := configfile.ReadFile("--config", path)
+	raw, err := configfile.ReadFile("--config", path, configfile.MaxBytes)
 	if err != nil {
 		return nil, err
 	}

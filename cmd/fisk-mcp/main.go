@@ -133,8 +133,8 @@ claude-desktop: its file on macOS and Windows; --client-config FILE for any
 other), merging: other servers, unknown keys and comments (JSONC, TOML) are
 kept, a different server of the same name is replaced only with --force,
 the previous file is kept as FILE.YYYYMMDDTHHMMSSZ.bak, and the file is
-replaced atomically (a symlink's target is written). A malformed file is
-left alone. For claude-code it runs claude mcp add.
+replaced atomically (a symlink's target is written), only in a directory
+of yours that others may not write. A malformed file is left alone. For claude-code it runs claude mcp add.
 
 The apps are loaded to count their tools: for a client that takes at most so
 many (VS Code and Gemini CLI 128, Cursor 80, Windsurf 50), a larger set is

@@ -60,16 +60,16 @@ func TestBadSearchRequestsSayWhatToFixAndAddNothing(t *testing.T) {
 		{"a list", "- a\n- b\n", []string{"line 1: give a mapping with application"}},
 		{"two documents", "application: a\ncommands: {x: [y]}\n---\napplication: b\n", []string{"line 3: a second YAML document begins here"}},
 		{"nothing", "written_for: x\n", []string{"application is missing", "commands is missing"}},
-		{"unknown key", "application: a\ncommands: {x: [y]}\ncomand: 1\n", []string{`line 3: "comand" is not a key`}},
+		{"unknown key", "application: a\ncommands: {x: [y]}\ncomand: 1\n", []string{`line 3: unknown key "comand"`}},
 		{"blank application", "application: ' '\ncommands: {x: [y]}\n", []string{"line 1: application: give the name"}},
 		{"commands a list", "application: a\ncommands: [x]\n", []string{"line 2: commands: give a mapping"}},
-		{"empty path", "application: a\ncommands:\n  '': [y]\n", []string{"line 3: a command path is missing"}},
-		{"no request", "application: a\ncommands:\n  x: []\n", []string{`"x": give at least one request`}},
-		{"empty request", "application: a\ncommands:\n  x: ['', ok]\n", []string{`line 3: "x": a request is empty`}},
-		{"nested", "application: a\ncommands:\n  x: [[y]]\n", []string{`"x": a request is a sentence, not a list`}},
+		{"empty path", "application: a\ncommands:\n  '': [y]\n", []string{`line 3: commands[""]: a command path is missing`}},
+		{"no request", "application: a\ncommands:\n  x: []\n", []string{"line 3: commands.x: give at least one request"}},
+		{"empty request", "application: a\ncommands:\n  x: ['', ok]\n", []string{"line 3: commands.x[0]: a request is empty"}},
+		{"nested", "application: a\ncommands:\n  x: [[y]]\n", []string{"commands.x[0]: a request is a sentence, not a list"}},
 		{"too long", "application: a\ncommands:\n  x: [" + long + "]\n", []string{"longer than 1000 characters"}},
 		{"long path", "application: a\ncommands:\n  " + strings.Repeat("x", 201) + ": [y]\n", []string{"a command path is longer than 200 characters", "…"}},
-		{"control characters", "application: a\ncommands:\n  \"x\\e[31m\": []\n", []string{`"x\x1b[31m": give at least one request`}},
+		{"control characters", "application: a\ncommands:\n  \"x\\e[31m\": []\n", []string{`commands["x\x1b[31m"]: give at least one request`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := catalog.Requests{}

@@ -66,7 +66,7 @@ func TestBadSearchRequestsFileStartsNothing(t *testing.T) {
 	if code == 0 || stdout != "" {
 		t.Fatalf("a bad file of requests: exit %d, stdout %q", code, stdout)
 	}
-	for _, want := range []string{"--search-requests " + file, "line 2: \"comands\" is not a key", "commands is missing"} {
+	for _, want := range []string{"--search-requests " + file, `line 2: unknown key "comands"`, "commands is missing"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
