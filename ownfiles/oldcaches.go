@@ -20,25 +20,27 @@ import (
 // write, a regular file of the user's whose name and content are those of
 // a record (or of a record's temporary file); then the directories, once
 // empty. Anything else stays where it is. It is meant to be called once,
-// at start-up; it reports nothing, since nothing depends on it.
-func RemoveOldCaches() {
+// at start-up, and returns how many files it removed; it reports no error,
+// since nothing depends on it.
+func RemoveOldCaches() (removed int) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return
+		return 0
 	}
 	top, err := openOwnDir(nil, filepath.Join(cache, "fisk-mcp"))
 	if err != nil {
-		return
+		return 0
 	}
 	defer top.Close()
 	for sub, isRecord := range map[string]func(name string, data []byte) bool{"lists": isListRecord, "content": isContentRecord} {
 		if dir, err := openOwnDir(top, sub); err == nil {
-			removeRecords(dir, isRecord)
+			removed += removeRecords(dir, isRecord)
 			dir.Close()
 			top.Remove(sub) // only if empty
 		}
 	}
 	os.Remove(top.Name()) // only if empty
+	return removed
 }
 
 // openOwnDir opens name, in parent or else from the current directory,
@@ -77,15 +79,15 @@ func openOwnDir(parent *os.Root, name string) (*os.Root, error) {
 // maxOldRecord bounds a record read: the larger format's bound.
 const maxOldRecord = 16 << 20
 
-func removeRecords(dir *os.Root, isRecord func(name string, data []byte) bool) {
+func removeRecords(dir *os.Root, isRecord func(name string, data []byte) bool) (removed int) {
 	d, err := dir.Open(".")
 	if err != nil {
-		return
+		return 0
 	}
 	entries, err := d.ReadDir(-1)
 	d.Close()
 	if err != nil {
-		return
+		return 0
 	}
 	for _, e := range entries {
 		fi, err := dir.Lstat(e.Name())
@@ -99,10 +101,11 @@ func removeRecords(dir *os.Root, isRecord func(name string, data []byte) bool) {
 		data, err := io.ReadAll(io.LimitReader(f, maxOldRecord+1))
 		opened, serr := f.Stat()
 		f.Close()
-		if err == nil && serr == nil && os.SameFile(fi, opened) && isRecord(e.Name(), data) {
-			dir.Remove(e.Name())
+		if err == nil && serr == nil && os.SameFile(fi, opened) && isRecord(e.Name(), data) && dir.Remove(e.Name()) == nil {
+			removed++
 		}
 	}
+	return removed
 }
 
 // A list record (internal/listcache, until it went) is named by its key

@@ -77,7 +77,9 @@ func TestRemoveOldCachesRemovesWhatEarlierVersionsWrote(t *testing.T) {
 	t.Setenv("HOME", cache) // ~/Library/Caches on macOS
 	dir, _ := os.UserCacheDir()
 	oldLayout(t, filepath.Join(dir, "fisk-mcp"))
-	ownfiles.RemoveOldCaches()
+	if n := ownfiles.RemoveOldCaches(); n != 6 {
+		t.Errorf("removed %d files, want the layout's 6", n)
+	}
 	if left := tree(t, dir); len(left) > 0 {
 		t.Errorf("left: %v", left)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/internal/logging"
 	"github.com/fisk-mcp/fisk-mcp/listing"
+	"github.com/fisk-mcp/fisk-mcp/ownfiles"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/watch"
 )
@@ -127,6 +128,11 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		select {
 		case <-srv.StartupOver():
 			restoreGC()
+			// What an earlier version kept under the user cache directory
+			// is no longer read: remove what is provably its own.
+			if n := ownfiles.RemoveOldCaches(); n > 0 {
+				log.Info("removed what an earlier version kept under the user cache directory", "files", n)
+			}
 		case <-ctx.Done():
 		}
 	}()
