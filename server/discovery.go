@@ -7,14 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -244,50 +242,6 @@ func (s *Server) searchTools(ctx context.Context, req *mcp.CallToolRequest) (*mc
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, nil
 }
 
-// maxEchoed bounds the bytes of what a caller gave (a query, a tool name,
-// an argument's name) that an answer repeats: enough to recognise it by.
-const maxEchoed = 200
-
-// echoed is s as an answer repeats it: quoted, so that no control
-// character reaches the model raw, and cut (see clipped).
-func echoed(s string) string {
-	cut, clippedOff := clipped(s, maxEchoed)
-	if clippedOff {
-		return strconv.Quote(cut) + "…"
-	}
-	return strconv.Quote(cut)
-}
-
-// echoedInJSON is s as a JSON answer repeats it: cut (see clipped), and,
-// when it holds a character that is not printable, escaped as echoed
-// escapes it but without the quotes; JSON escapes the C0 controls, but
-// would carry the others (a bidirectional override, a zero-width space)
-// to the model raw.
-func echoedInJSON(s string) string {
-	cut, clippedOff := clipped(s, maxEchoed)
-	if strings.ContainsFunc(cut, func(r rune) bool { return !unicode.IsPrint(r) }) {
-		q := strconv.Quote(cut)
-		cut = q[1 : len(q)-1]
-	}
-	if clippedOff {
-		cut += "…"
-	}
-	return cut
-}
-
-// clipped is s cut at a character boundary to at most max bytes, and
-// whether anything was cut off.
-func clipped(s string, max int) (string, bool) {
-	if len(s) <= max {
-		return s, false
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut], true
-}
-
 // behaviourWords says in a few words what a tool does to the world and
 // whether a person must approve it.
 func behaviourWords(t exposure.Tool) string {
@@ -367,7 +321,7 @@ func (s *Server) describeTools(ctx context.Context, req *mcp.CallToolRequest) (*
 		seen[name] = true
 		t, ok := set.Lookup(name)
 		if !ok || !t.MCPExposable() {
-			out.Unknown = append(out.Unknown, unknownName{Name: echoedInJSON(name), DidYouMean: s.indexOf(set).Closest(name, 3)})
+			out.Unknown = append(out.Unknown, unknownName{Name: echo.InJSON(name), DidYouMean: s.indexOf(set).Closest(name, 3)})
 			continue
 		}
 		d := descriptor(t, s.cfg.OutputSchema)
