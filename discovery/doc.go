@@ -17,9 +17,7 @@
 // name and arguments from its own arguments and hands them to the server's
 // call path ([Config.Run]), so a deferred call takes exactly the path of a
 // direct one: the same lookup, validation, gate, slot, run, result and log
-// line. There are two executors, so that a client keeps the distinction
-// it auto-approves by: call_read_only_tool is annotated read-only and
-// refuses any other tool ([Executor.Check], which the call path applies
-// before validation), call_tool runs any tool and is annotated as
-// conservatively as the tool model's defaults.
+// line. The read-only executor's refusal of a tool that is not read-only
+// is decided here ([Executor.Check]) and applied by that call path, before
+// the call is validated.
 package discovery
