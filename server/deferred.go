@@ -84,7 +84,8 @@ func (s *Server) unknownToolError(set *exposure.ToolSet, name string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(set, name)}
 }
 
-// discoveryTool is a discovery tool as the listing orders them.
+// discoveryTool is a discovery tool as the listing orders them (see
+// listingOf).
 type discoveryTool struct{ name string }
 
 // discoveryTools are the discovery tools, in the order tools/list gives
@@ -133,13 +134,14 @@ var discoveryResults = map[discovery.Outcome]ResultCode{
 }
 
 // recordDiscovery starts the record of a call a discovery tool answers
-// itself: it is one tools/call like any other and writes one line, with
-// the call's arguments compact and redacted for its argv.
+// itself, and returns the function that completes it: it is one
+// tools/call like any other and writes one line, with the call's
+// arguments compact and redacted for its argv.
 func (s *Server) recordDiscovery(ctx context.Context, req *mcp.CallToolRequest) func(discovery.Outcome, error) {
 	st := requestOf(ctx)
-	logged := false
+	own := false // a call reaching the handler without the middleware logs itself
 	if st == nil {
-		st, logged = newCallState(req), true
+		st, own = newCallState(req), true
 	}
 	st.handled = true
 	rec := st.rec
@@ -151,7 +153,7 @@ func (s *Server) recordDiscovery(ctx context.Context, req *mcp.CallToolRequest) 
 	}
 	return func(outcome discovery.Outcome, err error) {
 		rec.result, rec.err = discoveryResults[outcome], err
-		if logged {
+		if own {
 			s.logCall(ctx, rec)
 		}
 	}
