@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
@@ -63,8 +64,9 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 		return errorResult("tool %q cannot report whether it needs a person's approval, so fisk-mcp refuses to run it; this is a server configuration problem, do not retry", name), nil
 	}
 	rec.decision = gateDecision(gate.NeedsConfirm())
-	if refusal := tgt.via.refuse(tool, rec); refusal != nil {
-		return refusal, nil
+	if err := tgt.via.Check(tool); err != nil {
+		rec.result = ResultNotReadOnly
+		return errorResult("nothing ran: %v", err), nil
 	}
 	p, err := s.prepare(st, tool, binding, tgt.args)
 	if err != nil {
@@ -114,7 +116,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 type target struct {
 	name string
 	args json.RawMessage
-	via  *executor // nil for a direct call
+	via  *discovery.Executor // nil for a direct call
 }
 
 // prepared is one call prepared for the tool that had binding: what the

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"strings"
 
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,14 +41,6 @@ const (
 // smaller set costs little context and gains nothing from a search.
 const DefaultDeferThreshold = 40
 
-// The vendor _meta keys of tool descriptors that clients which defer tools
-// by themselves read (Claude Code): alwaysLoad sends the tool to the model
-// up front, searchHint adds words its tool search matches.
-const (
-	metaAlwaysLoad = "anthropic/alwaysLoad"
-	metaSearchHint = "anthropic/searchHint"
-)
-
 // deferred reports whether set is deferred under the server's mode.
 func (s *Server) deferred(set *exposure.ToolSet) bool { return Defers(s.cfg, set) }
 
@@ -73,7 +69,7 @@ func (s *Server) answers(name string) bool {
 // served names it most likely meant.
 func (s *Server) unknownTool(set *exposure.ToolSet, name string) string {
 	msg := "unknown tool " + echoed(name)
-	if near := s.indexOf(set).Closest(name, 3); len(near) > 0 {
+	if near := s.discovery.Index(set).Closest(name, 3); len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	}
 	if l := s.listing.Load(); l != nil && l.deferred {
@@ -88,36 +84,77 @@ func (s *Server) unknownToolError(set *exposure.ToolSet, name string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(set, name)}
 }
 
-// maxSearchHint bounds a searchHint in bytes: it is a few extra words for a
-// client's tool search, not a second description.
-const maxSearchHint = 160
+// discoveryTool is a discovery tool as the listing orders them (see
+// listingOf).
+type discoveryTool struct{ name string }
 
-// vendorMeta is the _meta of a served tool's descriptor: a searchHint for
-// a tool with words to add, and alwaysLoad for an ai:no_defer tool, so
-// that a client deferring tools by itself (Claude Code) finds the one and
-// sends the other up front. Clients that do not know the keys ignore them,
-// as the protocol allows.
-//
-// The hint holds only words the client's search could not match already,
-// since it reads the name and description too: the application's aliases
-// for the words of the title (stream rm is also stream delete), and any
-// word of the title or a tag the description lacks (the tags end the
-// description of every command that has any). Left out are words shorter
-// than three letters and abbreviations or plurals of a word of the name or
-// of another word of the hint (str of stream, acct of account, users of
-// user), which a search of whole words gains nothing from. A tool with
-// nothing to add carries no hint: on a large CLI the key alone weighs
-// kilobytes.
-func vendorMeta(t exposure.Tool, title string) mcp.Meta {
-	m := mcp.Meta{}
-	if hint := searchHint(t, title); hint != "" {
-		m[metaSearchHint] = hint
+// discoveryTools are the discovery tools, in the order tools/list gives
+// them (see discovery.Names).
+var discoveryTools = func() []discoveryTool {
+	var tools []discoveryTool
+	for _, name := range discovery.Names() {
+		tools = append(tools, discoveryTool{name})
 	}
-	if exposure.NoDefer(t) {
-		m[metaAlwaysLoad] = true
+	return tools
+}()
+
+func isDiscovery(name string) bool { return discovery.Is(name) }
+
+// newDiscovery returns the discovery tools of s: they search and describe
+// the set in force, run what an executor names through call, and record
+// what they answer themselves as a call of their own.
+func (s *Server) newDiscovery() *discovery.Tools {
+	return discovery.New(discovery.Config{
+		InForce:  s.tools.Load,
+		Requests: s.cfg.SearchRequests,
+		Describe: func(t exposure.Tool) (*mcp.Tool, json.Marshaler) {
+			d := descriptor(t, s.cfg.OutputSchema)
+			return d, (*wireAnnotations)(d.Annotations)
+		},
+		Run:    s.callVia,
+		Record: s.recordDiscovery,
+	})
+}
+
+// callVia is a call an executor carries: the call path of a direct call
+// of name, its record naming name and the executor.
+func (s *Server) callVia(ctx context.Context, req *mcp.CallToolRequest, name string, args json.RawMessage, via *discovery.Executor) (*mcp.CallToolResult, error) {
+	if st := requestOf(ctx); st != nil {
+		st.rec.tool, st.rec.argv, st.rec.executor = name, name, via.Name()
 	}
-	if len(m) == 0 {
-		return nil
+	return s.call(ctx, req, target{name: name, args: args, via: via})
+}
+
+// discoveryResults are the results a discovery tool's call records.
+var discoveryResults = map[discovery.Outcome]ResultCode{
+	discovery.OK:               ResultOK,
+	discovery.InvalidArguments: ResultInvalidArguments,
+	discovery.UnknownTools:     ResultUnknownTool,
+	discovery.Failed:           ResultError,
+}
+
+// recordDiscovery starts the record of a call a discovery tool answers
+// itself, and returns the function that completes it: it is one
+// tools/call like any other and writes one line, with the call's
+// arguments compact and redacted for its argv.
+func (s *Server) recordDiscovery(ctx context.Context, req *mcp.CallToolRequest) func(discovery.Outcome, error) {
+	st := requestOf(ctx)
+	own := false // a call reaching the handler without the middleware logs itself
+	if st == nil {
+		st, own = newCallState(req), true
 	}
-	return m
+	st.handled = true
+	rec := st.rec
+	rec.kind, rec.decision = exposure.KindBuiltin, decisionUngated
+	if raw := arguments(req); json.Valid(raw) {
+		var compact bytes.Buffer
+		_ = json.Compact(&compact, raw)
+		rec.argv = s.cfg.Redactor.Redact(rec.tool + " " + compact.String())
+	}
+	return func(outcome discovery.Outcome, err error) {
+		rec.result, rec.err = discoveryResults[outcome], err
+		if own {
+			s.logCall(ctx, rec)
+		}
+	}
 }

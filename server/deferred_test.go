@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -56,8 +58,8 @@ func TestDeferredListIsTheDiscoveryToolsAndTheNoDeferToolsForEverySession(t *tes
 	}
 	tools := listTools(t, connect(t, s, modernVersion, nil))
 	for name, tool := range tools {
-		if tool.Meta[metaAlwaysLoad] != true {
-			t.Errorf("%s lacks _meta %s: %v", name, metaAlwaysLoad, tool.Meta)
+		if tool.Meta[discovery.MetaAlwaysLoad] != true {
+			t.Errorf("%s lacks _meta %s: %v", name, discovery.MetaAlwaysLoad, tool.Meta)
 		}
 	}
 	ro, any := tools["call_read_only_tool"].Annotations, tools["call_tool"].Annotations
@@ -77,17 +79,19 @@ func TestFullListCarriesTheVendorMetaKeys(t *testing.T) {
 		t.Fatalf("a set under the threshold is deferred: %v", tools)
 	}
 	for name, tool := range tools {
-		hint, _ := tool.Meta[metaSearchHint].(string)
-		if len(hint) > maxSearchHint {
-			t.Errorf("%s: searchHint %q is over %d bytes", name, hint, maxSearchHint)
+		hint, _ := tool.Meta[discovery.MetaSearchHint].(string)
+		if len(hint) > discovery.MaxSearchHint {
+			t.Errorf("%s: searchHint %q is over %d bytes", name, hint, discovery.MaxSearchHint)
 		}
-		said := hintTokens(tool.Name + " " + tool.Title + " " + tool.Description)
+		said := strings.FieldsFunc(strings.ToLower(tool.Name+" "+tool.Title+" "+tool.Description), func(r rune) bool {
+			return r != ':' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		})
 		for _, w := range strings.Fields(hint) {
 			if slices.Contains(said, strings.ToLower(w)) {
 				t.Errorf("%s: searchHint %q repeats %q, which the name, title or description says", name, hint, w)
 			}
 		}
-		if got, want := tool.Meta[metaAlwaysLoad] == true, name == "deploy"; got != want {
+		if got, want := tool.Meta[discovery.MetaAlwaysLoad] == true, name == "deploy"; got != want {
 			t.Errorf("%s: alwaysLoad %v, want %v (only ai:no_defer tools)", name, got, want)
 		}
 	}
@@ -95,11 +99,11 @@ func TestFullListCarriesTheVendorMetaKeys(t *testing.T) {
 	// otherwise; rm is too short to search by, and the title and tags are
 	// in the name and description already.
 	for name, want := range map[string]string{"admin_user_delete": "member expel", "admin_user_add": "member", "echo": ""} {
-		if hint, _ := tools[name].Meta[metaSearchHint].(string); hint != want {
+		if hint, _ := tools[name].Meta[discovery.MetaSearchHint].(string); hint != want {
 			t.Errorf("%s searchHint = %q, want %q", name, hint, want)
 		}
 	}
-	if _, ok := tools["echo"].Meta[metaSearchHint]; ok {
+	if _, ok := tools["echo"].Meta[discovery.MetaSearchHint]; ok {
 		t.Error("echo, with no word to add, carries a searchHint")
 	}
 	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "x"}}); err == nil {
@@ -276,23 +280,19 @@ func TestAnswersRepeatWhatTheCallerGaveOnlyInPart(t *testing.T) {
 	}
 }
 
-// A search result shows a tool's description's first line cut: a tool may
-// say a paragraph on it, and a result lists up to 50 tools.
-func TestSearchResultsShowAShortLineOfEachTool(t *testing.T) {
-	wordy, err := exposure.NewCustomTool(exposure.CustomSpec{
-		Name:        "wordy_report",
-		Description: "Reports " + strings.Repeat("everything about the report ", 500) + "\nand more",
-		InputSchema: map[string]any{"type": "object", "additionalProperties": false},
-		Fn:          func(context.Context, json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{}`), nil },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := newServer(t, Config{Defer: DeferAlways}, customSet(t, wordy))
-	res := call(t, connect(t, s, modernVersion, nil), "search_tools", map[string]any{"query": "report"})
-	_, line, _ := strings.Cut(text(res), "\n- wordy_report: ")
-	line, _, _ = strings.Cut(line, "\n")
-	if res.IsError || line == "" || len(line) > maxResultLine+100 || !strings.Contains(line, "…") {
-		t.Errorf("the result shows %d bytes of the tool's line: %.120q", len(line), text(res))
+// search_tools's description follows the set: a published set that serves
+// other tools reaches the clients as a changed list.
+func TestPublishTellsClientsWhatADeferredSetNowServes(t *testing.T) {
+	s, _ := newServer(t, Config{Defer: DeferAlways}, fixtureSet(t, exposure.Policy{}))
+	opts, changed, subscribed := listChangedClient(legacyVersion)
+	cs := connect(t, s, legacyVersion, opts)
+	wait(t, subscribed, "the session to listen")
+	before := listTools(t, cs)[discovery.SearchTools].Description
+
+	s.Publish(fixtureSet(t, exposure.Policy{Include: mustRegexps(t, "^(echo|deploy|touch)$")}))
+	wait(t, changed, "notifications/tools/list_changed")
+	after := listTools(t, cs)[discovery.SearchTools].Description
+	if after == before || !strings.Contains(after, ", 3 tools: ") {
+		t.Errorf("after publishing 3 of the fixture's tools, search_tools says\n%q\n(before: %q)", after, before)
 	}
 }

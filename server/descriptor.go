@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -92,7 +93,7 @@ func descriptor(t exposure.Tool, outputSchema bool) *mcp.Tool {
 		InputSchema: inputSchema(t),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: b.ReadOnly, IdempotentHint: b.Idempotent, OpenWorldHint: &b.OpenWorld},
 	}
-	desc.Meta = vendorMeta(t, desc.Title)
+	desc.Meta = discovery.VendorMeta(t, desc.Title)
 	if !b.ReadOnly {
 		desc.Annotations.DestructiveHint = &b.Destructive
 	}

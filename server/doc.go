@@ -31,9 +31,15 @@
 // tools/list is deferred: it holds the fixed discovery tools and the
 // ai:no_defer tools, the same list for every session and transport, and
 // the model finds, describes and runs the others through the discovery
-// tools (deferred.go, discovery.go, executor.go). Every served tool stays
-// registered with the SDK, so a direct call of a deferred tool is an
-// ordinary call; only the list differs.
+// tools. Package [discovery] holds them: their descriptors, the search and
+// describe answers, the search index, the executors' arguments and the
+// read-only executor's refusal. This package decides when a set is
+// deferred, registers the discovery tools, and keeps the rest of a
+// deferred call (deferred.go): an executor hands the tool it names to
+// call, which runs it exactly as a direct call, and every discovery call
+// writes one line. Every served tool stays registered with the SDK, so a
+// direct call of a deferred tool is an ordinary call; only the list
+// differs.
 //
 // Nothing in this package writes to stdout: in stdio mode stdout is the
 // protocol stream. Logs go to Config.Logger.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
@@ -15,7 +16,7 @@ func TestDescribeToolsRepeatsAnUnknownNameEscapedAndCut(t *testing.T) {
 	s, _ := newServer(t, Config{Defer: DeferAlways}, fixtureSet(t, exposure.Policy{}))
 	cs := connect(t, s, legacyVersion, nil)
 	names := []any{"echo\u202e\u200bx\x1b[31m", strings.Repeat("n", 10_000)}
-	res := call(t, cs, describeToolsName, map[string]any{"names": names})
+	res := call(t, cs, discovery.DescribeTools, map[string]any{"names": names})
 	got := text(res)
 	for _, c := range []string{"\u202e", "\u200b", "\x1b"} {
 		if strings.Contains(got, c) {

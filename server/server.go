@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -26,10 +27,11 @@ type Server struct {
 	calls   *callTracker
 	publish sync.Mutex              // serialises Publish
 	added   map[string]registration // registered name -> its registration
-	// listing is what tools/list answers for the set last registered, and
-	// catalog the search index of the set last searched.
+	// listing is what tools/list answers for the set last registered.
 	listing atomic.Pointer[listing]
-	catalog atomic.Pointer[catalogView]
+	// discovery are the discovery tools a deferred set registers, and the
+	// search index of the set in force.
+	discovery *discovery.Tools
 
 	// startup ends the start-up (see startup.go).
 	startup startup
@@ -64,6 +66,7 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 		calls: newCallTracker(),
 		added: map[string]registration{},
 	}
+	s.discovery = s.newDiscovery()
 	s.startup.init(s.readySet)
 	caps := capabilities()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: cfg.Name, Version: cfg.Version}, &mcp.ServerOptions{
@@ -171,13 +174,12 @@ func (s *Server) planRegistrations(set *exposure.ToolSet) registering {
 func (s *Server) wanted(set *exposure.ToolSet, deferred bool) map[string]registration {
 	want := s.registrations(set, deferred)
 	if deferred {
-		for _, d := range discoveryTools {
-			if _, taken := want[d.name]; taken {
-				s.log.Warn("a served tool has the name of a discovery tool; while the list is deferred, call it through "+anyExecutor.name, "tool", d.name)
+		for _, desc := range discovery.Descriptors(set) {
+			if _, taken := want[desc.Name]; taken {
+				s.log.Warn("a served tool has the name of a discovery tool; while the list is deferred, call it through "+discovery.CallTool, "tool", desc.Name)
 			}
-			desc := d.descriptor(set)
 			wire, _ := encodeTool(desc)
-			want[d.name] = registration{tool: desc, listed: desc, wire: wire, handler: d.handler(s), noDefer: true}
+			want[desc.Name] = registration{tool: desc, listed: desc, wire: wire, handler: s.discovery.Handler(desc.Name), noDefer: true}
 		}
 	}
 	return want

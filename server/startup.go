@@ -88,6 +88,6 @@ func (s *Server) readySet() {
 		s.log.Debug("the binaries' content is hashed for the tools' bindings", "binaries", n, "took", time.Since(start))
 	}
 	if l := s.listing.Load(); l != nil && l.deferred {
-		s.indexOf(set)
+		s.discovery.Index(set)
 	}
 }

@@ -22,7 +22,7 @@ func TestStdioStartupIsOverAfterTheFirstListIsWritten(t *testing.T) {
 		t.Fatal("the start-up was over after the handshake and a ping, before any list")
 	default:
 	}
-	if s.catalog.Load() != nil {
+	if s.discovery.Built(s.Tools()) {
 		t.Fatal("the search index was built before the start-up was over")
 	}
 	if list := peer.Call(3, "tools/list", nil); list["result"] == nil {
@@ -33,7 +33,7 @@ func TestStdioStartupIsOverAfterTheFirstListIsWritten(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the start-up was not over 10 s after the first list was written")
 	}
-	if v := s.catalog.Load(); v == nil || v.index == nil || v.set != s.Tools() {
+	if !s.discovery.Built(s.Tools()) {
 		t.Error("the start-up is over, but the deferred set's search index is not built")
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"bytes"
@@ -8,13 +8,14 @@ import (
 	"fmt"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// executor is a discovery tool that runs a served tool named in its
-// arguments, through exactly the path of a direct call (see call): the same
-// lookup, validation, gate, slot, run, result and log line, which names
-// the real tool and its kind and says which executor carried it.
+// Executor is a discovery tool that runs a served tool named in its
+// arguments, through exactly the path of a direct call (see Config.Run):
+// the same lookup, validation, gate, slot, run, result and log line, which
+// names the real tool and its kind and says which executor carried it.
 //
 // There are two, so that the client keeps the distinction it uses to
 // auto-approve: one meta-tool able to run anything would have to be
@@ -23,25 +24,36 @@ import (
 // before anything is validated or run, a tool that is not read-only;
 // call_tool runs any tool and is annotated as conservatively as the tool
 // model's defaults.
-type executor struct {
-	name     string
-	readOnly bool
+type Executor struct {
+	name       string
+	readOnly   bool
+	descriptor *mcp.Tool
 }
 
 var (
-	readOnlyExecutor = &executor{name: "call_read_only_tool", readOnly: true}
-	anyExecutor      = &executor{name: "call_tool"}
+	readOnlyExecutor = newExecutor(CallReadOnlyTool, true)
+	anyExecutor      = newExecutor(CallTool, false)
 )
 
+func newExecutor(name string, readOnly bool) *Executor {
+	e := &Executor{name: name, readOnly: readOnly}
+	e.descriptor = e.describe()
+	return e
+}
+
+// Name is the executor's tool name.
+func (e *Executor) Name() string { return e.name }
+
 // executorFor is the executor a model should run t with.
-func executorFor(t exposure.Tool) *executor {
+func executorFor(t exposure.Tool) *Executor {
 	if exposure.BehaviorOf(t).ReadOnly {
 		return readOnlyExecutor
 	}
 	return anyExecutor
 }
 
-func (e *executor) descriptor() *mcp.Tool {
+// describe is e's descriptor, the same for every set.
+func (e *Executor) describe() *mcp.Tool {
 	b := exposure.ConservativeBehavior
 	title, what := "Call a tool", "Run any tool of this server (found with search_tools), read-only or not."
 	if e.readOnly {
@@ -72,7 +84,7 @@ func (e *executor) descriptor() *mcp.Tool {
 // on the read-only executor, where the protocol gives it no meaning.
 // call_tool states destructive and open-world outright: they are the
 // protocol's defaults, but some clients read an absent hint as false.
-func (e *executor) annotations(b exposure.Behavior) *mcp.ToolAnnotations {
+func (e *Executor) annotations(b exposure.Behavior) *mcp.ToolAnnotations {
 	a := &mcp.ToolAnnotations{ReadOnlyHint: b.ReadOnly, IdempotentHint: b.Idempotent, OpenWorldHint: &b.OpenWorld}
 	if !b.ReadOnly {
 		a.DestructiveHint = &b.Destructive
@@ -80,31 +92,28 @@ func (e *executor) annotations(b exposure.Behavior) *mcp.ToolAnnotations {
 	return a
 }
 
-func (e *executor) handler(s *Server) mcp.ToolHandler {
+// execute is e's handler: it reads e's arguments and hands the call to
+// Config.Run, or answers, with nothing run, that they cannot be read.
+func (d *Tools) execute(e *Executor) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		name, args, err := executorArguments(arguments(req))
 		if err != nil {
-			rec, done := s.discoveryCall(ctx, req)
-			defer done()
-			rec.result, rec.err = ResultInvalidArguments, err
+			d.cfg.Record(ctx, req)(InvalidArguments, err)
 			return errorResult("nothing ran: %v\nCall %s with {\"name\": \"tool_name\", \"arguments\": {...}}.", err, e.name), nil
 		}
-		if st := requestOf(ctx); st != nil {
-			st.rec.tool, st.rec.argv, st.rec.executor = name, name, e.name
-		}
-		return s.call(ctx, req, target{name: name, args: args, via: e})
+		return d.cfg.Run(ctx, req, name, args, e)
 	}
 }
 
-// refuse is the read-only executor's refusal of a tool that is not
-// read-only, or nil. It comes before validation: nothing of the call is
-// looked at, let alone run.
-func (e *executor) refuse(t exposure.Tool, rec *callRecord) *mcp.CallToolResult {
+// Check is e's refusal to run t, or nil: the read-only executor refuses a
+// tool that is not read-only, and the other executor, like a direct call
+// (a nil Executor), refuses nothing. It is checked before the call is
+// validated: nothing of a refused call is looked at, let alone run.
+func (e *Executor) Check(t exposure.Tool) error {
 	if e == nil || !e.readOnly || exposure.BehaviorOf(t).ReadOnly {
 		return nil
 	}
-	rec.result = ResultNotReadOnly
-	return errorResult("nothing ran: %q is not read-only, and %s runs only read-only tools; call it with %s", t.Name(), e.name, anyExecutor.name)
+	return fmt.Errorf("%q is not read-only, and %s runs only read-only tools; call it with %s", t.Name(), e.name, anyExecutor.name)
 }
 
 // executorArguments reads an executor's arguments: the tool's name and its
@@ -124,7 +133,7 @@ func executorArguments(raw json.RawMessage) (name string, args json.RawMessage, 
 		}
 		key, _ := tok.(string)
 		if seen[key] {
-			return "", nil, fmt.Errorf("%s is given twice", echoed(key))
+			return "", nil, fmt.Errorf("%s is given twice", echo.Quoted(key))
 		}
 		seen[key] = true
 		var v json.RawMessage
@@ -139,7 +148,7 @@ func executorArguments(raw json.RawMessage) (name string, args json.RawMessage, 
 		case "arguments":
 			args = v
 		default:
-			return "", nil, fmt.Errorf("unknown argument %s (only name and arguments)", echoed(key))
+			return "", nil, fmt.Errorf("unknown argument %s (only name and arguments)", echo.Quoted(key))
 		}
 	}
 	if name == "" {

@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func searchHintBySet(t exposure.Tool, title string) string {
 		tokens := hintTokens(w)
 		lw := strings.ToLower(w)
 		if utf8.RuneCountInString(w) < 3 || !slices.ContainsFunc(tokens, func(tok string) bool { return !said[tok] }) ||
-			slices.ContainsFunc(whole, func(word string) bool { return shortFor(lw, word) }) || size+1+len(w) > maxSearchHint {
+			slices.ContainsFunc(whole, func(word string) bool { return shortFor(lw, word) }) || size+1+len(w) > MaxSearchHint {
 			continue
 		}
 		for _, tok := range tokens {

@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"fmt"
@@ -152,22 +152,5 @@ func TestSummaryLineKeepsPrintableTextOnly(t *testing.T) {
 		if got := summaryLine(in, maxGroupHelp); got != want {
 			t.Errorf("summaryLine(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-// search_tools's description follows the set: a published set that serves
-// other tools reaches the clients as a changed list.
-func TestPublishTellsClientsWhatADeferredSetNowServes(t *testing.T) {
-	s, _ := newServer(t, Config{Defer: DeferAlways}, fixtureSet(t, exposure.Policy{}))
-	opts, changed, subscribed := listChangedClient(legacyVersion)
-	cs := connect(t, s, legacyVersion, opts)
-	wait(t, subscribed, "the session to listen")
-	before := listTools(t, cs)[searchToolsName].Description
-
-	s.Publish(fixtureSet(t, exposure.Policy{Include: mustRegexps(t, "^(echo|deploy|touch)$")}))
-	wait(t, changed, "notifications/tools/list_changed")
-	after := listTools(t, cs)[searchToolsName].Description
-	if after == before || !strings.Contains(after, ", 3 tools: ") {
-		t.Errorf("after publishing 3 of the fixture's tools, search_tools says\n%q\n(before: %q)", after, before)
 	}
 }

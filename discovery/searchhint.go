@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"slices"
@@ -7,9 +7,52 @@ import (
 	"unicode/utf8"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// searchHint is the hint vendorMeta describes, "" when t has no word to
+// The vendor _meta keys of tool descriptors that clients which defer tools
+// by themselves read (Claude Code): MetaAlwaysLoad sends the tool to the
+// model up front, MetaSearchHint adds words its tool search matches.
+const (
+	MetaAlwaysLoad = "anthropic/alwaysLoad"
+	MetaSearchHint = "anthropic/searchHint"
+)
+
+// MaxSearchHint bounds a searchHint in bytes: it is a few extra words for a
+// client's tool search, not a second description.
+const MaxSearchHint = 160
+
+// VendorMeta is the _meta of a served tool's descriptor, title being the
+// descriptor's title: a searchHint for a tool with words to add, and
+// alwaysLoad for an ai:no_defer tool, so that a client deferring tools by
+// itself (Claude Code) finds the one and sends the other up front. Clients
+// that do not know the keys ignore them, as the protocol allows.
+//
+// The hint holds only words the client's search could not match already,
+// since it reads the name and description too: the application's aliases
+// for the words of the title (stream rm is also stream delete), and any
+// word of the title or a tag the description lacks (the tags end the
+// description of every command that has any). Left out are words shorter
+// than three letters and abbreviations or plurals of a word of the name or
+// of another word of the hint (str of stream, acct of account, users of
+// user), which a search of whole words gains nothing from. A tool with
+// nothing to add carries no hint: on a large CLI the key alone weighs
+// kilobytes.
+func VendorMeta(t exposure.Tool, title string) mcp.Meta {
+	m := mcp.Meta{}
+	if hint := searchHint(t, title); hint != "" {
+		m[MetaSearchHint] = hint
+	}
+	if exposure.NoDefer(t) {
+		m[MetaAlwaysLoad] = true
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// searchHint is the hint VendorMeta describes, "" when t has no word to
 // add. It is taken for every listed tool of a set on the way to the first
 // tools/list, so what the tool says already is searched for each word a
 // hint might add (see said) rather than split into a set of its words.
@@ -21,7 +64,7 @@ func searchHint(t exposure.Tool, title string) string {
 	var hint []string
 	size := -1
 	for _, w := range candidates {
-		if !adds(w, &s, whole) || size+1+len(w) > maxSearchHint {
+		if !adds(w, &s, whole) || size+1+len(w) > MaxSearchHint {
 			continue
 		}
 		s.more = append(s.more, hintTokens(w)...)
