@@ -122,15 +122,16 @@ func (d *Tools) Handler(name string) mcp.ToolHandler {
 func (d *Tools) answer(f func(raw json.RawMessage) (*mcp.CallToolResult, Outcome, error)) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		done := d.cfg.Record(ctx, req)
-		res, outcome, err := f(arguments(req))
+		res, outcome, err := f(Arguments(req))
 		done(outcome, err)
 		return res, nil
 	}
 }
 
-// arguments are the call's raw arguments, absent or null meaning the
-// empty object, as for every tools/call the server answers.
-func arguments(req *mcp.CallToolRequest) json.RawMessage {
+// Arguments are a tools/call's raw arguments, absent or null meaning the
+// empty object: the protocol makes arguments optional, and some clients
+// send null for "none"; validation then sees what the client meant.
+func Arguments(req *mcp.CallToolRequest) json.RawMessage {
 	if req.Params == nil {
 		return json.RawMessage("{}")
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 )
 
 // hostCheck guards against DNS rebinding: a web page whose name the
@@ -72,19 +72,19 @@ func (c *hostCheck) refusal(local net.Addr, host string) string {
 		if isLoopbackHost(name) {
 			return ""
 		}
-		return fmt.Sprintf("Forbidden: invalid Host header %s: this server listens on loopback and answers only requests naming a loopback host; if a proxy forwards requests by this name, start fisk-mcp with --allow-host %s", quoted(host), hostHint(name))
+		return fmt.Sprintf("Forbidden: invalid Host header %s: this server listens on loopback and answers only requests naming a loopback host; if a proxy forwards requests by this name, start fisk-mcp with --allow-host %s", echo.Quoted(host), hostHint(name))
 	}
 	if !c.remote || isIPLiteral(name) || (c.bound != "" && name == c.bound) {
 		return ""
 	}
-	return fmt.Sprintf("Forbidden: invalid Host header %s: this server answers only requests naming an IP address or its own host name, so that a web page cannot reach it through DNS rebinding; if clients reach it by this name, start fisk-mcp with --allow-host %s", quoted(host), hostHint(name))
+	return fmt.Sprintf("Forbidden: invalid Host header %s: this server answers only requests naming an IP address or its own host name, so that a web page cannot reach it through DNS rebinding; if clients reach it by this name, start fisk-mcp with --allow-host %s", echo.Quoted(host), hostHint(name))
 }
 
 // hostHint is name for an error message, or a placeholder when it is
 // empty or not a plain host name (the Host header is the client's to
 // choose, and the hint is repeated unquoted).
 func hostHint(name string) string {
-	if name == "" || len(name) > maxQuoted || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+	if name == "" || len(name) > echo.Max || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
 		return "HOST"
 	}
 	return name
@@ -129,22 +129,4 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// maxQuoted bounds the bytes of what a client gave (a Host, an Origin)
-// that a refusal repeats: enough to recognise it by.
-const maxQuoted = 200
-
-// quoted is s as a refusal repeats it: quoted, so that no control
-// character reaches a log or a terminal raw, and cut at a character
-// boundary to maxQuoted bytes.
-func quoted(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
 }

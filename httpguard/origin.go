@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 )
 
 // originCheck guards against cross-site requests: a page on another origin,
@@ -35,7 +37,7 @@ func (c *originCheck) handler(h http.Handler) http.Handler {
 			if u, err := url.Parse(origin); err != nil || u.Host != r.Host {
 				// The Origin is the client's to choose: quoted and cut, as
 				// every answer repeats what a caller gave.
-				http.Error(w, "Forbidden: cross-origin request from "+quoted(origin)+"; if this origin is trusted, start fisk-mcp with --allow-origin for it", http.StatusForbidden)
+				http.Error(w, "Forbidden: cross-origin request from "+echo.Quoted(origin)+"; if this origin is trusted, start fisk-mcp with --allow-origin for it", http.StatusForbidden)
 				return
 			}
 		}

@@ -248,19 +248,6 @@ func (s *Server) recoverPanic(rec *callRecord, res **mcp.CallToolResult, err *er
 	*err = nil
 }
 
-// arguments returns the call's raw arguments. Absent or null arguments are
-// the empty object: the protocol makes arguments optional, and some clients
-// send null for "none"; validation then sees what the client meant.
-func arguments(req *mcp.CallToolRequest) json.RawMessage {
-	if req.Params == nil {
-		return json.RawMessage("{}")
-	}
-	if raw := bytes.TrimSpace(req.Params.Arguments); len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return json.RawMessage("{}")
-	}
-	return req.Params.Arguments
-}
-
 // acquire takes a concurrency slot for the call req, waiting as long as ctx
 // allows, within the share of its client (see slotPool).
 func (s *Server) acquire(ctx context.Context, req *mcp.CallToolRequest, tool string) (release func(), err error) {

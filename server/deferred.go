@@ -8,6 +8,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -62,13 +63,13 @@ func (s *Server) answers(name string) bool {
 		return true
 	}
 	l := s.listing.Load()
-	return l != nil && l.deferred && isDiscovery(name)
+	return l != nil && l.deferred && discovery.Is(name)
 }
 
 // unknownTool is the answer to a name the server does not serve, with the
 // served names it most likely meant.
 func (s *Server) unknownTool(set *exposure.ToolSet, name string) string {
-	msg := "unknown tool " + echoed(name)
+	msg := "unknown tool " + echo.Quoted(name)
 	if near := s.discovery.Index(set).Closest(name, 3); len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	}
@@ -83,22 +84,6 @@ func (s *Server) unknownTool(set *exposure.ToolSet, name string) string {
 func (s *Server) unknownToolError(set *exposure.ToolSet, name string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(set, name)}
 }
-
-// discoveryTool is a discovery tool as the listing orders them (see
-// listingOf).
-type discoveryTool struct{ name string }
-
-// discoveryTools are the discovery tools, in the order tools/list gives
-// them (see discovery.Names).
-var discoveryTools = func() []discoveryTool {
-	var tools []discoveryTool
-	for _, name := range discovery.Names() {
-		tools = append(tools, discoveryTool{name})
-	}
-	return tools
-}()
-
-func isDiscovery(name string) bool { return discovery.Is(name) }
 
 // newDiscovery returns the discovery tools of s: they search and describe
 // the set in force, run what an executor names through call, and record
@@ -146,7 +131,7 @@ func (s *Server) recordDiscovery(ctx context.Context, req *mcp.CallToolRequest) 
 	st.handled = true
 	rec := st.rec
 	rec.kind, rec.decision = exposure.KindBuiltin, decisionUngated
-	if raw := arguments(req); json.Valid(raw) {
+	if raw := discovery.Arguments(req); json.Valid(raw) {
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, raw)
 		rec.argv = s.cfg.Redactor.Redact(rec.tool + " " + compact.String())

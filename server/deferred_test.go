@@ -11,6 +11,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -238,7 +239,7 @@ func TestAnswersRepeatWhatTheCallerGaveOnlyInPart(t *testing.T) {
 	res := call(t, cs, "search_tools", map[string]any{"query": long})
 	got := text(res)
 	first, _, _ := strings.Cut(got, "\n")
-	if res.IsError || len(first) > maxEchoed+200 || !strings.Contains(first, `"remove a user and then`) || !strings.Contains(first, `…, best first`) {
+	if res.IsError || len(first) > echo.Max+200 || !strings.Contains(first, `"remove a user and then`) || !strings.Contains(first, `…, best first`) {
 		t.Errorf("the answer's first line (%d bytes) does not repeat the query in part: %.300q", len(first), first)
 	}
 	if strings.ContainsRune(got, '\x1b') || !utf8.ValidString(got) {
@@ -249,13 +250,13 @@ func TestAnswersRepeatWhatTheCallerGaveOnlyInPart(t *testing.T) {
 	}
 	for _, q := range []string{"\x1b]0;title\x07zzzz-no-such-thing", strings.Repeat("qqqq ", 300)} {
 		res := call(t, cs, "search_tools", map[string]any{"query": q})
-		if got := text(res); strings.ContainsRune(got, '\x1b') || len(got) > maxEchoed+300 {
+		if got := text(res); strings.ContainsRune(got, '\x1b') || len(got) > echo.Max+300 {
 			t.Errorf("no match for %.40q: %d bytes, %.300q", q, len(got), got)
 		}
 		// An unknown tool's name is repeated the same way, by an
 		// executor and by a direct call.
 		res = call(t, cs, "call_tool", map[string]any{"name": q + "x", "arguments": map[string]any{}})
-		if got := text(res); !res.IsError || strings.ContainsRune(got, '\x1b') || len(got) > maxEchoed+300 || !strings.Contains(got, "unknown tool") {
+		if got := text(res); !res.IsError || strings.ContainsRune(got, '\x1b') || len(got) > echo.Max+300 || !strings.Contains(got, "unknown tool") {
 			t.Errorf("call_tool of %.40q: %d bytes, %.300q", q, len(got), got)
 		}
 		// So are an executor's unknown argument, describe_tools's unknown
@@ -269,12 +270,12 @@ func TestAnswersRepeatWhatTheCallerGaveOnlyInPart(t *testing.T) {
 			{"search_tools", map[string]any{"query": "list", q: 1}},
 		} {
 			res := call(t, cs, c.tool, c.args)
-			if got := text(res); !res.IsError || strings.ContainsRune(got, '\x1b') || len(got) > 2*maxEchoed+300 {
+			if got := text(res); !res.IsError || strings.ContainsRune(got, '\x1b') || len(got) > 2*echo.Max+300 {
 				t.Errorf("%s with %.40q: %d bytes, %.300q", c.tool, q, len(got), got)
 			}
 		}
 		_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: q + "x", Arguments: map[string]any{}})
-		if err == nil || strings.ContainsRune(err.Error(), '\x1b') || len(err.Error()) > maxEchoed+400 {
+		if err == nil || strings.ContainsRune(err.Error(), '\x1b') || len(err.Error()) > echo.Max+400 {
 			t.Errorf("calling %.40q directly: %v", q, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 )
 
 // describe_tools repeats an unknown name inside its JSON answer. JSON
@@ -26,7 +27,7 @@ func TestDescribeToolsRepeatsAnUnknownNameEscapedAndCut(t *testing.T) {
 	if !strings.Contains(got, `echo\\u202e\\u200bx\\x1b[31m`) {
 		t.Errorf("the answer does not show the name escaped: %q", got)
 	}
-	if len(got) > 2*maxEchoed+500 {
+	if len(got) > 2*echo.Max+500 {
 		t.Errorf("the answer repeats %d bytes of two names", len(got))
 	}
 }

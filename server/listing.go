@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 )
 
 // listing is what tools/list answers for one published set, in list order.
@@ -38,12 +40,12 @@ func listingOf(want map[string]registration, deferred bool) *listing {
 		}
 	}
 	if deferred {
-		for _, d := range discoveryTools {
-			add(want[d.name])
+		for _, name := range discovery.Names() {
+			add(want[name])
 		}
 	}
 	for _, name := range sortedNames(want) {
-		if r := want[name]; r.listed != nil && !(deferred && isDiscovery(name)) {
+		if r := want[name]; r.listed != nil && !(deferred && discovery.Is(name)) {
 			add(r)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fisk-mcp/fisk-mcp/discovery"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -195,8 +196,8 @@ func TestRepublishingRegistersOnlyWhatTheListShowsChanged(t *testing.T) {
 		s, _ := newServer(t, Config{Defer: tc.mode}, manyTools(t, 3, describe(-1)))
 		same := s.registrations(manyTools(t, 3, describe(-1)), tc.mode == DeferAlways)
 		if tc.mode == DeferAlways {
-			for _, d := range discoveryTools {
-				same[d.name] = s.added[d.name]
+			for _, name := range discovery.Names() {
+				same[name] = s.added[name]
 			}
 		}
 		if add := s.changed(same); len(add) != 0 {

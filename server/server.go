@@ -217,6 +217,6 @@ func sortedNames[V any](m map[string]V) []string {
 // tool that a Publish has withdrawn.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.call(ctx, req, target{name: name, args: arguments(req)})
+		return s.call(ctx, req, target{name: name, args: discovery.Arguments(req)})
 	}
 }

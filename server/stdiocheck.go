@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 )
 
 // maxStdioLine bounds one line of the stdio transport: the SDK's own
@@ -185,7 +187,7 @@ func (c *lineChecker) refused(code int64, reason string, line []byte, size int) 
 	if c.refuse != nil {
 		// The SDK's reason quotes what it could not take (a version tag,
 		// say), as long as the client made it.
-		if cut, ok := clipped(reason, 2*maxEchoed); ok {
+		if cut, ok := echo.Clip(reason, 2*echo.Max); ok {
 			reason = cut + "…"
 		}
 		c.refuse(code, fmt.Sprintf("%s: %s; send each JSON-RPC 2.0 message as one JSON object on its own line", name, reason))
