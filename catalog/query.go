@@ -60,8 +60,8 @@ const (
 func (x *Index) parse(query string, st *searchState) {
 	st.prev, st.nouns, st.verb, st.phrases, st.last = st.prev[:0], st.nouns[:0], st.verb[:0], st.phrases[:0], -1
 	st.read, st.number = false, 0
-	r := reader{x: x, st: st, names: x.an.vocabulary && !capitals(query), weight: 1, head: true, sense: -1}
-	splitWords(query, false, x.an.compounds, x.an.vocabulary, &st.sc, r.word)
+	r := reader{x: x, st: st, names: x.an.vocabulary && rulesOff&offNames == 0 && !capitals(query), weight: 1, head: true, sense: -1}
+	splitWords(query, false, x.an.compounds, x.an.vocabulary && rulesOff&offNames == 0, &st.sc, r.word)
 	if st.question == 0 && questionMark(query) {
 		st.question = 1
 	}
@@ -106,23 +106,23 @@ func (r *reader) word(w []byte, caps bool) {
 	// An action word after a determiner is a thing ("show the
 	// exports", "what is in this backup"), not what to do.
 	noun := r.det
-	r.det = x.an.vocabulary && determiners[string(w)]
+	r.det = x.an.vocabulary && rulesOff&offGrammar == 0 && determiners[string(w)]
 	if x.an.vocabulary {
 		st.asks(w, r.position)
 	}
-	if r.sense >= 0 {
+	if r.sense >= 0 && rulesOff&offGrammar == 0 {
 		r.senseOf(w, caps)
 	}
 	named := r.called
-	r.called = x.an.vocabulary && naming[string(w)]
-	if r.ceased && hasSuffix(w, "ing") && x.undo >= 0 && !stopWords[string(w)] {
+	r.called = x.an.vocabulary && rulesOff&offNames == 0 && naming[string(w)]
+	if rulesOff&offGrammar == 0 && r.ceased && hasSuffix(w, "ing") && x.undo >= 0 && !stopWords[string(w)] {
 		// "stop sharing the service": to stop doing something is to
 		// undo it, and the thing done is what to remove.
 		x.want(st, x.undo, r.weight*ceaseWeight)
 		noun = true
 	}
 	r.ceased = x.an.vocabulary && ceasing[string(w)]
-	if r.adding && number(w) {
+	if rulesOff&offGrammar == 0 && r.adding && number(w) {
 		// "add 5 to the counter" is arithmetic: the add gives way to
 		// an increment.
 		st.query = st.query[:r.prevStart]
@@ -141,7 +141,7 @@ func (r *reader) word(w []byte, caps bool) {
 			x.want(st, t, r.weight)
 		}
 		return
-	case x.an.vocabulary && digits(w):
+	case x.an.vocabulary && rulesOff&offNames == 0 && digits(w):
 		// "cap it at 500", "fw-2.3.bin", "building 7": a number is
 		// an amount or part of a name, never what a tool is about;
 		// like a word the tools do not say, it keeps a request from
@@ -149,7 +149,7 @@ func (r *reader) word(w []byte, caps bool) {
 		st.prev, r.unknown = st.prev[:0], true
 		return
 	}
-	if x.an.vocabulary && definite[string(w)] && weakCreates[string(st.prev)] {
+	if x.an.vocabulary && rulesOff&offGrammar == 0 && definite[string(w)] && weakCreates[string(st.prev)] {
 		// "Make a stream" creates one; "make the operator the
 		// default" changes one that exists.
 		st.query = st.query[:r.prevStart]
@@ -201,7 +201,7 @@ func (r *reader) compound(w []byte) bool {
 // its terms give way.
 func (r *reader) particle(w []byte) bool {
 	x, st := r.x, r.st
-	if !x.an.compounds || len(st.verb) == 0 || !particles[string(w)] {
+	if !x.an.compounds || rulesOff&offGrammar != 0 || len(st.verb) == 0 || !particles[string(w)] {
 		return false
 	}
 	t, vocabulary, _ := r.joined(st.verb, w)
@@ -303,12 +303,12 @@ func (r *reader) term(w []byte, noun bool) {
 	if first && st.question <= 0 && len(x.senses[t]) > 0 {
 		r.sense = t
 	}
-	if participle && x.actions[t] && !first && st.question > 0 {
+	if rulesOff&offGrammar == 0 && participle && x.actions[t] && !first && st.question > 0 {
 		// "is the bucket sealed?", "which consumers are paused": what a
 		// question says of a thing with a participle is its state.
 		noun = true
 	}
-	if noun && participle && x.actions[t] {
+	if rulesOff&offGrammar == 0 && noun && participle && x.actions[t] {
 		// "a paused consumer": the action describes the thing, it is
 		// not what to do with it.
 		x.want(st, t, r.weight*participleWeight)
@@ -316,7 +316,7 @@ func (r *reader) term(w []byte, noun bool) {
 		x.want(st, t, r.weight)
 	}
 	r.adding = t == x.add && x.plus >= 0
-	act := (x.actions[t] || x.linksAction(t)) && !noun
+	act := (x.actions[t] || rulesOff&offGrammar == 0 && x.linksAction(t)) && !noun
 	if x.actions[t] && noun {
 		st.nouns = append(st.nouns, t)
 	}
