@@ -33,11 +33,6 @@ type Entry struct {
 	// each once. They rank as the long help does; the command lines
 	// themselves repeat the name and example values, and are left out.
 	Examples []string `json:"examples,omitempty"`
-	// Context is the help of the groups above the tool, outermost first,
-	// each once ("Interacts with a JetStream based Key-Value store" above
-	// kv compact): what the tool's own help takes for granted. It speaks
-	// of every tool of the group, not of this one, and ranks low.
-	Context []string `json:"context,omitempty"`
 	// Asked are requests people have made when this tool was their
 	// answer ("who's using the most bandwidth"), in their words rather
 	// than the application's: what a person says for the tool that its
