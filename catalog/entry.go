@@ -25,8 +25,7 @@ type Entry struct {
 	ParamHelp []string `json:"param_help,omitempty"`
 	// Aliases are the other words the application accepts for words of
 	// the title, by the word they stand for (rm: delete, del; stream:
-	// str). They rank as the name does, and a query that says an alias
-	// says the word it stands for.
+	// str). They rank as the name does.
 	Aliases map[string][]string `json:"aliases,omitempty"`
 	// Examples are what the application's cheat sheets say above the
 	// command lines that run the tool ("Purge messages from streams"),
@@ -42,9 +41,8 @@ type Entry struct {
 	// tool's own text.
 	Asked []string `json:"-"`
 	// ReadOnly and Gated are carried for the caller that presents a hit
-	// (which executor runs it, whether a person is asked). Gated does not
-	// change the ranking; ReadOnly favours the entry for a query that
-	// asks to see something (see the package documentation).
+	// (which executor runs it, whether a person is asked). Neither
+	// changes the ranking.
 	ReadOnly bool `json:"read_only,omitempty"`
 	Gated    bool `json:"gated,omitempty"`
 }
