@@ -7,7 +7,7 @@ import "testing"
 // given (see Asked), as a user's are. Only their time is taken.
 func BenchmarkSearchNATS(b *testing.B) {
 	x := New(natsEntries(b))
-	tasks := heldoutQueries(b)
+	tasks := natsHeldout(b)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -36,19 +36,11 @@ func BenchmarkNewNATS(b *testing.B) {
 // alone, the baseline of the requests' cost per search.
 func BenchmarkSearchNATSTextOnly(b *testing.B) {
 	x := New(natsSnapshot(b))
-	tasks := heldoutQueries(b)
+	tasks := natsHeldout(b)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		x.Search(tasks[i%len(tasks)].Query, 5)
 		i++
 	}
-}
-
-func heldoutQueries(b *testing.B) []task {
-	var out []task
-	for _, part := range []string{heldoutTasks, heldout2Tasks, heldout3Tasks, heldout4Tasks, heldout5Tasks} {
-		out = append(out, loadJSON[[]task](b, part)...)
-	}
-	return out
 }

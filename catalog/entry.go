@@ -25,19 +25,13 @@ type Entry struct {
 	ParamHelp []string `json:"param_help,omitempty"`
 	// Aliases are the other words the application accepts for words of
 	// the title, by the word they stand for (rm: delete, del; stream:
-	// str). They rank as the name does, and a query that says an alias
-	// says the word it stands for.
+	// str). They rank as the name does.
 	Aliases map[string][]string `json:"aliases,omitempty"`
 	// Examples are what the application's cheat sheets say above the
 	// command lines that run the tool ("Purge messages from streams"),
 	// each once. They rank as the long help does; the command lines
 	// themselves repeat the name and example values, and are left out.
 	Examples []string `json:"examples,omitempty"`
-	// Context is the help of the groups above the tool, outermost first,
-	// each once ("Interacts with a JetStream based Key-Value store" above
-	// kv compact): what the tool's own help takes for granted. It speaks
-	// of every tool of the group, not of this one, and ranks low.
-	Context []string `json:"context,omitempty"`
 	// Asked are requests people have made when this tool was their
 	// answer ("who's using the most bandwidth"), in their words rather
 	// than the application's: what a person says for the tool that its
@@ -47,9 +41,8 @@ type Entry struct {
 	// tool's own text.
 	Asked []string `json:"-"`
 	// ReadOnly and Gated are carried for the caller that presents a hit
-	// (which executor runs it, whether a person is asked). Gated does not
-	// change the ranking; ReadOnly favours the entry for a query that
-	// asks to see something (see the package documentation).
+	// (which executor runs it, whether a person is asked). Neither
+	// changes the ranking.
 	ReadOnly bool `json:"read_only,omitempty"`
 	Gated    bool `json:"gated,omitempty"`
 }

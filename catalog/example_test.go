@@ -13,12 +13,12 @@ func ExampleIndex_Search() {
 		{Name: "stream_purge", Title: "stream purge", Description: "Bulk removes messages from a stream"},
 		{Name: "kv_add", Title: "kv add", Description: "Adds a new KV Store Bucket"},
 	})
-	for _, q := range []string{"delete the ORDERS stream", "what streams exist", "make a key-value bucket"} {
+	for _, q := range []string{"delete the ORDERS stream", "show all the streams", "make a key-value bucket"} {
 		hits := x.Search(q, 2)
 		fmt.Printf("%s: %s\n", q, hits[0].Name)
 	}
 	// Output:
 	// delete the ORDERS stream: stream_rm
-	// what streams exist: stream_ls
+	// show all the streams: stream_ls
 	// make a key-value bucket: kv_add
 }

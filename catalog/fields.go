@@ -19,7 +19,6 @@ const (
 	fieldAliases   // the words an alias says that the name does not
 	fieldExamples  // the notes of the cheat sheets
 	fieldParamHelp // the help of the flags and arguments
-	fieldContext   // the help of the groups above the tool
 	fieldAsked     // what people asked for when the tool was their answer
 	numFields
 )
@@ -28,21 +27,16 @@ type fieldCounts [numFields]int
 
 // weights are the BM25F parameters: k1 saturates repeated terms, b[f]
 // scales field f's length normalisation, field[f] is its weight.
-// singleField puts all text in one field, for plain BM25. reads scales
-// the read actions a request to see something is also ranked by, and
-// readOnly is the factor of a read-only entry's score in such a request.
+// singleField puts all text in one field, for plain BM25. modifier is
+// the weight of a query's modifier words (see Index.parse), and related
+// whether a query's words reach the words related to them.
 type weights struct {
 	k1          float64
 	b           [numFields]float64
 	field       [numFields]float64
 	singleField bool
-	reads       float32
-	readOnly    float64
-	modifier    float32 // the weight of a query's modifier words
-	cover       float64 // see Index.cover
-	otherNumber float32 // see Index.otherNumber
-	sameWords   float64 // see Index.sameWords
-	phrase      float64 // see Index.phrase
+	modifier    float32
+	related     bool
 }
 
 // rankedWeights were tuned on the tune part of the labelled nats tasks.
@@ -57,29 +51,20 @@ type weights struct {
 // tool and not of what the tool is for, and its length is normalised in
 // full (b 1), since one flag's words say less of a tool the more flags it
 // has. Weights 0.15-0.3 with b 0.75-1 stay within 3 tasks of its
-// recall@5. The groups' help was tuned alone too, on folds of the tune
-// part and kept for holding on the folds it was not tuned on: it counts
-// less still (0.1), since it says the same of every tool of a group and
-// tells them apart from other groups only; weights 0.08-0.12 with b 0-0.75
-// are within a task of it, and from 0.15 up it costs recall@5.
+// recall@5.
 // What people asked for (Entry.Asked) was chosen by cross-validation on
 // the tune part, each fold ranked with the requests of the other three
 // only: it counts as long help does (0.5, b 0.75), in a plateau from 0.35
 // to 1 with b 0.5 to 1 where recall@5 moves by less than half a point;
-// from 1.5 up it costs a point. Read as help only (a word it alone says
-// changing neither rarity nor the reading of the query), or with its
-// adjacent words counted as phrases, it scores the same.
+// from 1.5 up it costs a point. These figures were taken with rules the
+// ranking no longer has (see the package documentation); the weights
+// were kept as they were, and the modifier weight too (0.8).
 var rankedWeights = weights{
-	k1:          1.6,
-	b:           [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5, 0.5, 0.75, 1, 0.5, 0.75},
-	field:       [numFields]float64{3, 2, 0.5, 1, 0.6, 3, 0.5, 0.2, 0.1, 0.5},
-	reads:       0.8,
-	readOnly:    1.2,
-	modifier:    0.8,
-	cover:       1,
-	otherNumber: 0.3,
-	sameWords:   0.9,
-	phrase:      0.15,
+	k1:       1.6,
+	b:        [numFields]float64{0.5, 0.75, 0.75, 0.5, 0.5, 0.5, 0.75, 1, 0.75},
+	field:    [numFields]float64{3, 2, 0.5, 1, 0.6, 3, 0.5, 0.2, 0.5},
+	modifier: 0.8,
+	related:  true,
 }
 
 // plainWeights are textbook BM25 over one field.
@@ -89,7 +74,6 @@ var plainWeights = weights{
 	field:       [numFields]float64{1},
 	singleField: true,
 	modifier:    1, // every word of the query counts alike
-	sameWords:   1,
 }
 
 // docTerms are one entry's terms with their count in each field.
@@ -97,14 +81,7 @@ type docTerms struct {
 	length fieldCounts
 	counts []termCount // in order of first occurrence
 	at     map[int32]int
-	// stands maps an alias term to the name terms of the word it is an
-	// alias of: saying the alias says them (see Index.cover).
-	stands map[int32][]int32
-	pairs  []uint64 // adjacent terms of the title, summary and notes
-	titled int      // how many of pairs are the title's
 }
-
-func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
 type termCount struct {
 	term int32
@@ -146,7 +123,7 @@ func (d *docTerms) add(t int32, f field) {
 // first appear. The name and the title usually say the same words (a name
 // is the title joined with "_", perhaps with a prefix): a word counts in
 // the name field as often as the one of the two that says it most.
-func (x *Index) analyzeEntry(e Entry, single, help, context bool) docTerms {
+func (x *Index) analyzeEntry(e Entry, single, help bool) docTerms {
 	var d docTerms
 	var sc scratch
 	into := func(f field) field {
@@ -155,14 +132,14 @@ func (x *Index) analyzeEntry(e Entry, single, help, context bool) docTerms {
 		}
 		return f
 	}
-	add := func(f field) func(w []byte, class string) {
-		return func(w []byte, class string) {
-			d.add(x.term(w, class), into(f))
+	add := func(f field) func(w []byte) {
+		return func(w []byte) {
+			d.add(x.term(w), into(f))
 		}
 	}
 	var name, title docTerms
-	x.an.each(e.Name, true, &sc, func(w []byte, class string) { name.add(x.term(w, class), fieldName) })
-	x.an.each(e.Title, true, &sc, func(w []byte, class string) { title.add(x.term(w, class), fieldName) })
+	splitWords(e.Name, &sc, func(w []byte) { name.add(x.term(w), fieldName) })
+	splitWords(e.Title, &sc, func(w []byte) { title.add(x.term(w), fieldName) })
 	for _, tc := range name.counts {
 		n := max(tc.n[fieldName], title.count(tc.term, fieldName))
 		for range n {
@@ -176,61 +153,36 @@ func (x *Index) analyzeEntry(e Entry, single, help, context bool) docTerms {
 			}
 		}
 	}
-	// The phrases of the text: pairs of adjacent terms (see
-	// Index.rankPhrases); plain BM25 has none.
-	var last int32 = -1
-	pairs := func(w []byte, class string) {
-		t := x.term(w, class)
-		if last >= 0 && last != t && !single {
-			d.pairs = append(d.pairs, pairKey(last, t))
-		}
-		last = t
-	}
-	x.an.each(e.Title, true, &sc, pairs)
-	d.titled = len(d.pairs)
-	last = -1
-	x.an.each(e.Description, false, &sc, func(w []byte, class string) {
-		add(fieldDescription)(w, class)
-		pairs(w, class)
-	})
-	for _, note := range e.Examples {
-		last = -1
-		x.an.each(note, false, &sc, pairs)
-	}
-	x.an.each(e.Detail, false, &sc, add(fieldDetail))
+	splitWords(e.Description, &sc, add(fieldDescription))
+	splitWords(e.Detail, &sc, add(fieldDetail))
 	for _, tag := range e.Tags {
-		x.an.each(tag, true, &sc, add(fieldTags))
+		splitWords(tag, &sc, add(fieldTags))
 	}
 	for _, p := range e.Params {
-		x.an.each(p, true, &sc, add(fieldParams))
+		splitWords(p, &sc, add(fieldParams))
 	}
 	if !single {
 		x.analyzeAliases(e.Aliases, &d, &sc)
 	} else {
 		for _, word := range slices.Sorted(maps.Keys(e.Aliases)) {
 			for _, a := range e.Aliases[word] {
-				x.an.each(a, true, &sc, add(fieldName))
+				splitWords(a, &sc, add(fieldName))
 			}
 		}
 	}
 	for _, note := range e.Examples {
-		x.an.each(note, false, &sc, add(fieldExamples))
+		splitWords(note, &sc, add(fieldExamples))
 	}
-	// The flags' and the groups' help are read only at a weight above 0,
-	// so that 0 is the ranking without them; plain BM25 leaves them out,
-	// and stays the baseline it was.
+	// The flags' help is read only at a weight above 0, so that 0 is the
+	// ranking without it; plain BM25 leaves it out, and stays the baseline
+	// it was.
 	if help && !single {
 		for _, h := range e.ParamHelp {
-			x.an.each(h, false, &sc, add(fieldParamHelp))
-		}
-	}
-	if context && !single {
-		for _, h := range e.Context {
-			x.an.each(h, false, &sc, add(fieldContext))
+			splitWords(h, &sc, add(fieldParamHelp))
 		}
 	}
 	for _, h := range e.Asked {
-		x.an.each(h, false, &sc, add(fieldAsked))
+		splitWords(h, &sc, add(fieldAsked))
 	}
 	return d
 }
@@ -240,56 +192,33 @@ func (x *Index) analyzeEntry(e Entry, single, help, context bool) docTerms {
 const minAlias = 2
 
 // analyzeAliases adds to d the terms of aliases that its name does not
-// already hold, each once: most aliases are the CLI vocabulary's own
-// equivalents (rm for delete, ls for list) and must not count a word of
-// the name twice. Each such term stands for the name terms of the word it
-// is an alias of.
+// already hold, each once: an alias that repeats a word of the name must
+// not count it twice.
 func (x *Index) analyzeAliases(aliases map[string][]string, d *docTerms, sc *scratch) {
 	for _, word := range slices.Sorted(maps.Keys(aliases)) {
-		var stands []int32
-		x.an.each(word, true, sc, func(w []byte, class string) {
-			if t, ok := x.lookup(w, class); ok && d.count(t, fieldName) > 0 && !slices.Contains(stands, t) {
-				stands = append(stands, t)
-			}
-		})
 		for _, a := range aliases[word] {
 			if utf8.RuneCountInString(a) < minAlias {
 				continue
 			}
-			x.an.each(a, true, sc, func(w []byte, class string) {
-				t := x.term(w, class)
+			splitWords(a, sc, func(w []byte) {
+				t := x.term(w)
 				if d.count(t, fieldName) > 0 {
 					return
 				}
 				if d.count(t, fieldAliases) == 0 {
 					d.add(t, fieldAliases)
 				}
-				if d.stands == nil {
-					d.stands = map[int32][]int32{}
-				}
-				for _, s := range stands {
-					if !slices.Contains(d.stands[t], s) {
-						d.stands[t] = append(d.stands[t], s)
-					}
-				}
 			})
 		}
 	}
 }
 
-// term returns the term of an analysed word, creating it.
-func (x *Index) term(w []byte, class string) int32 {
-	key := class
-	if key == "" {
-		if t, ok := x.terms[string(w)]; ok {
-			return t
-		}
-		key = string(w)
-	}
-	t, ok := x.terms[key]
+// term returns the term of a word, creating it.
+func (x *Index) term(w []byte) int32 {
+	t, ok := x.terms[string(w)]
 	if !ok {
 		t = int32(len(x.terms))
-		x.terms[key] = t
+		x.terms[string(w)] = t
 	}
 	return t
 }

@@ -1,9 +1,6 @@
 package catalog
 
-import (
-	"slices"
-	"testing"
-)
+import "testing"
 
 func TestSearchFindsAToolByItsFlagsHelp(t *testing.T) {
 	x := New([]Entry{
@@ -21,21 +18,5 @@ func TestSearchCountsAWordOfAFlagsHelpLessThanTheSameWordOfASummary(t *testing.T
 	})
 	if hits := x.Search("seal ORDERS", 2); len(hits) != 2 || hits[0].Name != "stream_seal" {
 		t.Errorf("got %v, want stream_seal then stream_edit", names(hits))
-	}
-}
-
-// A word only a flag's help says is still read as one the tools do not
-// say: it does not keep the query from its near words.
-func TestSearchReadsAWordOnlyFlagsHelpSaysAsOneTheToolsDoNotSay(t *testing.T) {
-	x := New([]Entry{
-		{Name: "latency", Title: "latency", Description: "Perform latency tests between two servers"},
-		{Name: "server_ping", Title: "server ping", Description: "Ping all servers", ParamHelp: []string{"Sort by the slowest first"}},
-	})
-	hits := x.Search("find the slowest servers", 2)
-	if len(hits) == 0 || hits[0].Name != "latency" {
-		t.Errorf("got %v, want latency first", names(hits))
-	}
-	if !slices.ContainsFunc(hits, func(h Hit) bool { return h.Name == "server_ping" }) {
-		t.Errorf("got %v, want server_ping too, for its flag's help", names(hits))
 	}
 }

@@ -28,6 +28,9 @@ const (
 	// The queries a model in a client wrote for the five held-out parts'
 	// requests, seeing only the deferred tools/list (see testdata/README.md).
 	modelTasks = "testdata/nats_heldout_model.json"
+	// Requests for dbctl, written from its help alone; it has no stored
+	// requests (see testdata/README.md).
+	dbctlHeldoutTasks = "testdata/dbctl_heldout.json"
 )
 
 func loadJSON[T any](t testing.TB, path string) T {
@@ -60,6 +63,20 @@ func natsSnapshot(t testing.TB) []Entry {
 	return loadJSON[[]Entry](t, "testdata/nats_tools.json")
 }
 
+// natsHeldout are the five held-out parts together.
+func natsHeldout(t testing.TB) []task {
+	var out []task
+	for _, part := range []string{heldoutTasks, heldout2Tasks, heldout3Tasks, heldout4Tasks, heldout5Tasks} {
+		out = append(out, loadJSON[[]task](t, part)...)
+	}
+	return out
+}
+
+// dbctlSnapshot are the entries of dbctl's tool snapshot.
+func dbctlSnapshot(t testing.TB) []Entry {
+	return loadJSON[[]Entry](t, "testdata/dbctl_tools.json")
+}
+
 type recall struct {
 	tasks          int
 	at1, at5, at10 int
@@ -76,9 +93,6 @@ func measure(x *Index, tasks []task) recall {
 	var r recall
 	for _, tk := range tasks {
 		r.tasks++
-		// Ten hits are not the first five of a longer list: the variety
-		// of a result depends on its length (see Index.top), so the
-		// first five are asked for on their own.
 		hits := x.Search(tk.Query, 5)
 		rank := slices.IndexFunc(hits, func(h Hit) bool { return slices.Contains(tk.Tools, h.Name) })
 		if rank == 0 {
@@ -104,8 +118,8 @@ func measure(x *Index, tasks []task) recall {
 // The labelled nats tasks measure the ranking: recall@1, @5 and @10 on the
 // held-out parts, for the ranking as served (the tools' text and the
 // requests known for them, see Asked), for the same ranking over the tools'
-// text alone, and for plain BM25 over each (one field, no stop words,
-// stemming or vocabulary). The tune part is what Asked holds, so a figure
+// text alone, and for plain BM25 over each (one field, every word of the
+// query alike, no related words). The tune part is what Asked holds, so a figure
 // on it is a figure on what the ranking was given: it is measured by
 // cross-validation instead, each fold ranked with the requests of the
 // other folds only. The floors sit a little below the figures reached on
@@ -125,7 +139,7 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 		}
 	}
 	rankedIdx, textIdx := New(entries), New(snapshot)
-	plainIdx, plainTextIdx := build(entries, analyzer{}, plainWeights), build(snapshot, analyzer{}, plainWeights)
+	plainIdx, plainTextIdx := build(entries, plainWeights), build(snapshot, plainWeights)
 	for _, part := range []struct {
 		name  string
 		tasks []task
@@ -138,7 +152,7 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 	cv, misses := crossValidated(snapshot, tune, 4, New)
 	t.Logf("tune     ranked:      %v (4 folds, each without its own requests)", cv)
 	t.Logf("tune     text only:   %v", measure(textIdx, tune))
-	plainCV, _ := crossValidated(snapshot, tune, 4, func(e []Entry) *Index { return build(e, analyzer{}, plainWeights) })
+	plainCV, _ := crossValidated(snapshot, tune, 4, func(e []Entry) *Index { return build(e, plainWeights) })
 	t.Logf("tune     plain:       %v (4 folds)", plainCV)
 	t.Logf("tune     plain text:  %v", measure(plainTextIdx, tune))
 	// Only the tuning part's misses are ever shown: the held-out parts
@@ -148,23 +162,42 @@ func TestSearchQualityOnNATSTasks(t *testing.T) {
 			t.Logf("  miss %s", m)
 		}
 	}
-	// Reached on the five held-out parts together: recall@5 93.6 %,
-	// recall@1 75.2 % (recall@10 96.4 %); over the tools' text alone
-	// 84.6 % and 59.6 % (90.1 %).
-	const floor5, floor1 = 0.92, 0.73
+	// Reached on the five held-out parts together: recall@5 94.1 %,
+	// recall@1 79.9 % (recall@10 97.5 %); over the tools' text alone
+	// 65.7 % and 41.4 % (75.1 %).
+	const floor5, floor1 = 0.92, 0.77
 	held := all(heldout, heldout2, heldout3, heldout4, heldout5)
 	if r := measure(rankedIdx, held); r.ratio(r.at5) < floor5 || r.ratio(r.at1) < floor1 {
 		t.Errorf("held-out quality fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*floor5, 100*floor1)
 	}
-	const textFloor5, textFloor1 = 0.83, 0.58
+	const textFloor5, textFloor1 = 0.64, 0.40
 	if r := measure(textIdx, held); r.ratio(r.at5) < textFloor5 || r.ratio(r.at1) < textFloor1 {
 		t.Errorf("held-out quality over the tools' text alone fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*textFloor5, 100*textFloor1)
 	}
-	// The same requests as a model asks them: reached recall@5 100 %,
-	// recall@1 96.4 %.
-	const modelFloor5, modelFloor1 = 0.98, 0.94
+	// The same requests as a model asks them: reached recall@5 99.9 %,
+	// recall@1 92.6 %.
+	const modelFloor5, modelFloor1 = 0.98, 0.91
 	if r := measure(rankedIdx, model); r.ratio(r.at5) < modelFloor5 || r.ratio(r.at1) < modelFloor1 {
 		t.Errorf("the model's queries found less: %v, below the floors of %.0f%% and %.0f%%", r, 100*modelFloor5, 100*modelFloor1)
+	}
+}
+
+// dbctl is a CLI the ranking was never tuned on, in another domain, with
+// no stored requests: its held-out requests were written from its help
+// alone (see testdata/README.md). Only the recall is shown, never a miss.
+// The floors sit a little below the figures reached.
+func TestSearchQualityOnDbctlTasks(t *testing.T) {
+	tasks := loadJSON[[]task](t, dbctlHeldoutTasks)
+	if len(tasks) < 100 {
+		t.Fatalf("the dbctl part has %d tasks, want at least 100", len(tasks))
+	}
+	r, plain := measure(New(dbctlSnapshot(t)), tasks), measure(build(dbctlSnapshot(t), plainWeights), tasks)
+	t.Logf("dbctl    ranked:      %v", r)
+	t.Logf("dbctl    plain:       %v", plain)
+	// Reached: recall@5 81.2 %, recall@1 45.0 % (recall@10 85.0 %).
+	const floor5, floor1 = 0.79, 0.43
+	if r.ratio(r.at5) < floor5 || r.ratio(r.at1) < floor1 {
+		t.Errorf("dbctl quality fell to %v, below the floors of %.0f%% and %.0f%%", r, 100*floor5, 100*floor1)
 	}
 }
 

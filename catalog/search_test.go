@@ -34,13 +34,11 @@ func names(hits []Hit) []string {
 	return out
 }
 
-func TestSearchMatchesThroughCLIVocabulary(t *testing.T) {
+func TestSearchRanksFirstTheToolThatSaysTheQuerysWords(t *testing.T) {
 	x := New(small)
 	tests := []struct{ query, want string }{
-		{"delete the stream", "stream_rm"},
-		{"remove the ORDERS stream", "stream_rm"},
-		{"what streams exist", "stream_ls"},
-		{"describe a stream", "stream_info"},
+		{"rm the ORDERS stream", "stream_rm"},
+		{"stream information", "stream_info"},
 		{"wipe the messages of a stream", "stream_purge"},
 		{"create a key-value bucket", "kv_add"},
 		{"which servers are there", "server_list"},
@@ -104,7 +102,7 @@ func TestSearchIsTheSameWhenRepeatedAndConcurrent(t *testing.T) {
 
 func TestSearchReadsOnlyTheStartOfAHugeQuery(t *testing.T) {
 	x := New(small)
-	huge := "remove stream " + string(make([]byte, 1<<20))
+	huge := "rm stream " + string(make([]byte, 1<<20))
 	if hits := x.Search(huge, 1); len(hits) != 1 || hits[0].Name != "stream_rm" {
 		t.Errorf("got %v, want stream_rm", names(hits))
 	}
@@ -133,5 +131,18 @@ func TestNewKeepsTheFirstOfTwoEntriesWithOneNameAndCopiesEntries(t *testing.T) {
 func TestAnEmptyIndexFindsNothing(t *testing.T) {
 	if hits := New(nil).Search("list streams", 5); hits != nil {
 		t.Errorf("got %v, want nil", hits)
+	}
+}
+
+func TestATagMostToolsCarryDoesNotMakeItsWordCommon(t *testing.T) {
+	var entries []Entry
+	for _, name := range []string{"stream_ls", "stream_rm", "stream_add", "stream_info", "consumer_ls", "consumer_rm"} {
+		entries = append(entries, Entry{Name: name, Title: name, Tags: []string{"scope:user"}})
+	}
+	entries = append(entries, Entry{Name: "user_add", Title: "user add", Description: "Adds a user", Tags: []string{"scope:user"}})
+	x := New(entries)
+	hits := x.Search("add user", 2)
+	if len(hits) < 2 || hits[0].Name != "user_add" || hits[0].Score < 1.3*hits[1].Score {
+		t.Errorf("got %v, want user_add first by far: a tag says nothing of what a tool does", hits)
 	}
 }

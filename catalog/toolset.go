@@ -9,9 +9,8 @@ import (
 )
 
 // FromToolSet returns one entry per tool of s, in the set's order (by name).
-// Title, tags, aliases, examples and context come from the capabilities a
-// tool has ([exposure.Sourced], [exposure.Aliased], [exposure.Exemplified],
-// [exposure.Grouped]).
+// Title, tags, aliases and examples come from the capabilities a tool has
+// ([exposure.Sourced], [exposure.Aliased], [exposure.Exemplified]).
 // gated reports whether a tool needs a person's approval; it is the caller's
 // to supply because the index does not consult the gate, and a nil gated
 // leaves every entry ungated. Params are the top-level property names of
@@ -38,7 +37,6 @@ func FromToolSet(s *exposure.ToolSet, gated func(exposure.Tool) bool, requests R
 		e.Detail = detail(t.ModelDescription(), e.Description, e.Tags)
 		e.Aliases = aliases(t, e.Title)
 		e.Examples = examples(t)
-		e.Context = groupContext(t)
 		if props, ok := t.InputSchema()["properties"].(map[string]any); ok {
 			for name := range props {
 				e.Params = append(e.Params, name)
@@ -108,22 +106,6 @@ func examples(t exposure.Tool) []string {
 			if line = strings.TrimSpace(line); line != "" && !slices.Contains(out, line) {
 				out = append(out, line)
 			}
-		}
-	}
-	return out
-}
-
-// groupContext is the help of the groups above t, outermost first, without
-// the empty ones and each once.
-func groupContext(t exposure.Tool) []string {
-	g, ok := t.(exposure.Grouped)
-	if !ok {
-		return nil
-	}
-	var out []string
-	for _, h := range g.GroupHelp() {
-		if h = strings.TrimSpace(h); h != "" && !slices.Contains(out, h) {
-			out = append(out, h)
 		}
 	}
 	return out

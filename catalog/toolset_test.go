@@ -49,7 +49,7 @@ func TestFromToolSetTakesNamesParamsTheirHelpBehaviourAndTheCallersGate(t *testi
 func equalEntry(a, b catalog.Entry) bool {
 	return a.Name == b.Name && a.Title == b.Title && a.Description == b.Description && a.Detail == b.Detail &&
 		slices.Equal(a.Tags, b.Tags) && slices.Equal(a.Params, b.Params) && slices.Equal(a.ParamHelp, b.ParamHelp) && a.ReadOnly == b.ReadOnly && a.Gated == b.Gated &&
-		maps.EqualFunc(a.Aliases, b.Aliases, slices.Equal) && slices.Equal(a.Examples, b.Examples) && slices.Equal(a.Context, b.Context)
+		maps.EqualFunc(a.Aliases, b.Aliases, slices.Equal) && slices.Equal(a.Examples, b.Examples)
 }
 
 // groupsDoc is an application whose commands sit at every depth: at the
@@ -61,29 +61,6 @@ const groupsDoc = `{"name":"app","help":"An application",
    {"name":"compact","help":"Reclaim space used by deleted keys","schema":{"type":"object"},"restricted_schema":{"type":"object"}},
    {"name":"ops","commands":[
     {"name":"prune","help":"Prune old revisions","schema":{"type":"object"},"restricted_schema":{"type":"object"}}]}]}]}`
-
-func TestFromToolSetTakesTheHelpOfTheGroupsAboveACommand(t *testing.T) {
-	m, err := introspect.Decode([]byte(groupsDoc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := exposure.Build([]exposure.LoadedApp{{App: exposure.App{Path: "/opt/app"}, Model: m}}, nil, exposure.Policy{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string][]string{}
-	for _, e := range catalog.FromToolSet(set, nil, nil) {
-		got[e.Name] = e.Context
-	}
-	want := map[string][]string{
-		"version":      nil,
-		"kv_compact":   {"Interacts with a key-value store"},
-		"kv_ops_prune": {"Interacts with a key-value store"}, // ops has no help
-	}
-	if !maps.EqualFunc(got, want, slices.Equal) {
-		t.Errorf("context by tool = %q, want %q", got, want)
-	}
-}
 
 // aliasedTool is a caller-supplied tool that has aliases and examples, as
 // command tools do.
@@ -145,7 +122,7 @@ func TestFromToolSetGivesEachCommandTheRequestsOfItsApplicationAndPath(t *testin
 	r := catalog.Requests{}
 	r.Add("app", "kv compact", "free the disk my buckets hold")
 	r.Add("app", "kv compact", "free the disk my buckets hold") // once
-	r.Add("app", "kv compact", "give the zebra room")
+	r.Add("app", "kv compact", "zebra giraffe room")
 	r.Add("app", "kv ops purge", "a command the app does not have")
 	r.Add("other", "version", "another application's")
 	if r.Len() != 4 {
@@ -156,7 +133,7 @@ func TestFromToolSetGivesEachCommandTheRequestsOfItsApplicationAndPath(t *testin
 		got[e.Name] = e.Asked
 	}
 	want := map[string][]string{
-		"prod_kv_compact":   {"free the disk my buckets hold", "give the zebra room"},
+		"prod_kv_compact":   {"free the disk my buckets hold", "zebra giraffe room"},
 		"prod_kv_ops_prune": nil,
 		"prod_version":      nil,
 		"compact":           nil,
@@ -169,10 +146,10 @@ func TestFromToolSetGivesEachCommandTheRequestsOfItsApplicationAndPath(t *testin
 	}
 	// The requests are searched: only they say "zebra".
 	entries := catalog.FromToolSet(set, nil, r)
-	if hits := catalog.New(entries).Search("give the zebra room", 1); len(hits) != 1 || hits[0].Name != "prod_kv_compact" {
+	if hits := catalog.New(entries).Search("zebra giraffe room", 1); len(hits) != 1 || hits[0].Name != "prod_kv_compact" {
 		t.Errorf("searching the given words found %v, want prod_kv_compact", hits)
 	}
-	if hits := catalog.New(catalog.FromToolSet(set, nil, nil)).Search("give the zebra room", 1); len(hits) != 0 {
+	if hits := catalog.New(catalog.FromToolSet(set, nil, nil)).Search("zebra giraffe room", 1); len(hits) != 0 {
 		t.Errorf("without the requests, the same words found %v, want nothing", hits)
 	}
 }
