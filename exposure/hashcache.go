@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
+	"github.com/fisk-mcp/fisk-mcp/fileid"
 )
 
 // contentCache remembers the SHA-256 of binaries by their identity on this

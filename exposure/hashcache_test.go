@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
+	"github.com/fisk-mcp/fisk-mcp/fileid"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 

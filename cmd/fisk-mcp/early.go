@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
+	"github.com/fisk-mcp/fisk-mcp/fileid"
 	"github.com/fisk-mcp/fisk-mcp/internal/listcache"
 	"github.com/fisk-mcp/fisk-mcp/server"
 )
