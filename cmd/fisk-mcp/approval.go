@@ -116,7 +116,7 @@ func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (aske
 		if wait <= 0 {
 			wait = elicit.DefaultBrowserTimeout
 		}
-		ns, err := natspending.Open(ctx, natspending.Config{NATS: sp.Replay, LongestWait: wait})
+		ns, err := natspending.Open(ctx, natspending.Config{NATS: sp.Replay.Config, LongestWait: wait})
 		if err != nil {
 			return nil, nil, closeFn, fmt.Errorf("the store of pending approvals: %w", err)
 		}
