@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
@@ -111,7 +110,7 @@ func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q quest
 	if trigger == "" {
 		trigger = "(none given)"
 	}
-	br := browser.Request{
+	br := PageRequest{
 		ID:          nonce,
 		Server:      escape(g.server),
 		Tool:        escape(q.binding.Tool),
@@ -133,25 +132,25 @@ const viaBrowser = "browser"
 
 // browserDecision is the decision an approval in the browser ended with.
 // The texts are the ones the same ending has through elicitation.
-func browserDecision(ctx context.Context, o browser.Outcome, err error, wait time.Duration) Decision {
+func browserDecision(ctx context.Context, o Outcome, err error, wait time.Duration) Decision {
 	if err != nil {
 		return failed("asking in the browser failed: " + err.Error())
 	}
 	switch o {
-	case browser.Approved:
+	case OutcomeApproved:
 		return approved()
-	case browser.Denied:
+	case OutcomeDenied:
 		return declined("denied in the browser")
-	case browser.Closed:
+	case OutcomeClosed:
 		d := cancelled()
 		d.Detail = "the approval page was closed without a decision"
 		return d
-	case browser.Reused:
+	case OutcomeReused:
 		return Decision{Code: CodeCancelled, Detail: "the approval page's one-time link was used twice, so someone other than the user's browser may hold it",
 			Message: "Not run: the approval was cancelled because its page was opened twice; you may ask again by calling the tool again, and the user should open only the page fisk-mcp opens."}
-	case browser.TimedOut:
+	case OutcomeTimedOut:
 		return timedOut(wait)
-	case browser.Cancelled:
+	case OutcomeCancelled:
 		d := cancelled()
 		d.Detail = "the call was cancelled while the user was being asked in the browser"
 		if cause := context.Cause(ctx); cause != nil {

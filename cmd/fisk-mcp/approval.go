@@ -96,7 +96,7 @@ func warnApprovalWait(log *slog.Logger, a elicit.Options) {
 // there is one, so every replica's page lists them), or else a page opened
 // on this machine. page is the handler the HTTP server mounts; closeFn
 // releases what was opened.
-func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (asker browser.Asker, page http.Handler, closeFn func(), err error) {
+func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (asker elicit.Asker, page http.Handler, closeFn func(), err error) {
 	closeFn = func() {}
 	if !sp.Approval.Mode.UsesBrowser() {
 		return nil, nil, closeFn, nil
