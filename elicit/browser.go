@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fisk-mcp/fisk-mcp/internal/progress"
 	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
@@ -188,47 +188,21 @@ func askedBy(req *mcp.CallToolRequest) string {
 // the page: the client chooses them, and may choose them long.
 const maxClientLabel = 120
 
-// tellWaiting sends a progress notification every waitingInterval, and
-// one at once, while the call waits in the browser, when the client sent a
-// progress token. The message names no link and no ticket: the model must
-// not be able to approve. stop waits for the reporter, so no notification
+// tellWaiting sends a progress notification at once and then every
+// waitingInterval while the call waits in the browser, when the client
+// sent a progress token: the time waited of the time allowed, and the time
+// left. The message names no link and no ticket: the model must not be
+// able to approve. stop waits for the reporter, so no notification
 // follows the result.
 func (g *Gate) tellWaiting(ctx context.Context, req *mcp.CallToolRequest, deadline time.Time) (stop func()) {
-	if req.Params == nil {
-		return func() {}
-	}
-	token := req.Params.GetProgressToken()
-	if token == nil {
-		return func() {}
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
 	total := deadline.Sub(g.now()).Seconds()
-	wg.Go(func() {
-		ticker := time.NewTicker(g.waitingInterval)
-		defer ticker.Stop()
-		for {
+	return progress.Report(ctx, req, progress.Ticker{
+		Every:  g.waitingInterval,
+		AtOnce: true,
+		Next: func() (float64, float64, string) {
 			left := max(deadline.Sub(g.now()), 0)
-			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-				ProgressToken: token,
-				Progress:      total - left.Seconds(),
-				Total:         total,
-				Message:       fmt.Sprintf("waiting for the user to approve the command in their browser (%s left)", left.Round(time.Second)),
-			})
-			if err != nil {
-				return // the client is gone; the call's context decides
-			}
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			}
-		}
+			return total - left.Seconds(), total,
+				fmt.Sprintf("waiting for the user to approve the command in their browser (%s left)", left.Round(time.Second))
+		},
 	})
-	return func() {
-		close(done)
-		wg.Wait()
-	}
 }
