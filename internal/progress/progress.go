@@ -55,10 +55,10 @@ func Report(ctx context.Context, req *mcp.CallToolRequest, t Ticker) (stop func(
 				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 					ProgressToken: token, Progress: p, Total: total, Message: msg,
 				})
-				if err != nil && t.Failed == nil {
-					return
-				}
 				if err != nil {
+					if t.Failed == nil {
+						return
+					}
 					t.Failed(err)
 				}
 			}
