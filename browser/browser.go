@@ -13,11 +13,11 @@
 //     (shared by replicas) and is reachable only with the approver token,
 //     never with the clients' bearer token.
 //
-// Both implement [Asker]: Ask shows one [Request] and blocks until the person
-// decides, the deadline passes or the call is cancelled. Only an explicit
-// click on Approve yields [Approved]; everything else refuses. Approve
-// buttons take clicks only a second after their page loads, so a click
-// meant for what was under the pointer before (the list before its
+// Both implement [elicit.Asker]: Ask shows one [Request] and blocks until
+// the person decides, the deadline passes or the call is cancelled. Only
+// an explicit click on Approve yields [Approved]; everything else refuses.
+// Approve buttons take clicks only a second after their page loads, so a
+// click meant for what was under the pointer before (the list before its
 // refresh moved a row, another window before the page opened) approves
 // nothing; the pages need their script to approve.
 //
@@ -85,56 +85,33 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 )
 
-// Request is one approval to show.
-type Request struct {
-	// ID names the approval in logs and in the Store: the gate's nonce. It
-	// is not a secret and never approves anything.
-	ID string
-	// Server is the server's name, as in the prompt.
-	Server string
-	// Tool is the tool the call runs.
-	Tool string
-	// CommandLine is the exact command that will run, escaped and redacted
-	// as in the prompt.
-	CommandLine string
-	// Trigger is the tag that gated the tool (e.g. "ai:confirm").
-	Trigger string
-	// Client says who asked: the client's name and version as it introduced
-	// itself, and its session.
-	Client string
-	// Deadline is when the approval times out.
-	Deadline time.Time
-}
+// The approval and its outcome are the gate's ([elicit.Asker]): the page
+// implements what the gate asks through. These are their names here.
+type (
+	// Request is one approval to show.
+	Request = elicit.PageRequest
+	// Outcome is how an approval ended.
+	Outcome = elicit.Outcome
+)
 
-// Outcome is how an approval ended.
-type Outcome string
-
+// The outcomes, as [elicit.Outcome] documents them.
 const (
-	// Approved: the person clicked Approve. The only outcome that runs.
-	Approved Outcome = "approved"
-	// Denied: the person clicked Deny.
-	Denied Outcome = "denied"
-	// Closed: the page was closed without a decision.
-	Closed Outcome = "closed"
-	// Reused: the page's one-time ticket was used a second time, so
-	// someone other than the person's browser may hold it; the approval is
-	// cancelled.
-	Reused Outcome = "reused"
-	// TimedOut: nobody decided before the deadline.
-	TimedOut Outcome = "timeout"
-	// Cancelled: the call was cancelled (its context ended) while waiting.
-	Cancelled Outcome = "cancelled"
+	Approved  = elicit.OutcomeApproved
+	Denied    = elicit.OutcomeDenied
+	Closed    = elicit.OutcomeClosed
+	Reused    = elicit.OutcomeReused
+	TimedOut  = elicit.OutcomeTimedOut
+	Cancelled = elicit.OutcomeCancelled
 )
 
-// Asker shows approvals to a person.
-type Asker interface {
-	// Ask shows r and blocks until it has an outcome. An error means the
-	// person could not be asked at all (the listener could not be opened,
-	// the opener failed, the store is unreachable); the call is refused.
-	Ask(ctx context.Context, r Request) (Outcome, error)
-}
+var (
+	_ elicit.Asker = (*Local)(nil)
+	_ elicit.Asker = (*Shared)(nil)
+)
 
 // Pending is an approval waiting in a Store.
 type Pending struct {

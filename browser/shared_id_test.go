@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 )
 
 // listFails is a store whose reads fail.
@@ -50,7 +52,7 @@ func TestAsksRefuseAnImpossibleIDInABoundedError(t *testing.T) {
 	}
 	l := NewLocal(LocalOptions{Open: func(context.Context, string) error { return nil }})
 	t.Cleanup(func() { l.Close() })
-	for name, a := range map[string]Asker{"shared": s, "local": l} {
+	for name, a := range map[string]elicit.Asker{"shared": s, "local": l} {
 		_, err := a.Ask(t.Context(), Request{ID: "x\n" + strings.Repeat("y", 10000), Tool: "stream_rm", Deadline: time.Now()})
 		if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "letters, digits") {
 			t.Errorf("%s: %.300v", name, err)

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fisk-mcp/fisk-mcp/browser"
+	"github.com/fisk-mcp/fisk-mcp/internal/progress"
 	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
@@ -111,7 +110,7 @@ func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q quest
 	if trigger == "" {
 		trigger = "(none given)"
 	}
-	br := browser.Request{
+	br := PageRequest{
 		ID:          nonce,
 		Server:      escape(g.server),
 		Tool:        escape(q.binding.Tool),
@@ -133,25 +132,25 @@ const viaBrowser = "browser"
 
 // browserDecision is the decision an approval in the browser ended with.
 // The texts are the ones the same ending has through elicitation.
-func browserDecision(ctx context.Context, o browser.Outcome, err error, wait time.Duration) Decision {
+func browserDecision(ctx context.Context, o Outcome, err error, wait time.Duration) Decision {
 	if err != nil {
 		return failed("asking in the browser failed: " + err.Error())
 	}
 	switch o {
-	case browser.Approved:
+	case OutcomeApproved:
 		return approved()
-	case browser.Denied:
+	case OutcomeDenied:
 		return declined("denied in the browser")
-	case browser.Closed:
+	case OutcomeClosed:
 		d := cancelled()
 		d.Detail = "the approval page was closed without a decision"
 		return d
-	case browser.Reused:
+	case OutcomeReused:
 		return Decision{Code: CodeCancelled, Detail: "the approval page's one-time link was used twice, so someone other than the user's browser may hold it",
 			Message: "Not run: the approval was cancelled because its page was opened twice; you may ask again by calling the tool again, and the user should open only the page fisk-mcp opens."}
-	case browser.TimedOut:
+	case OutcomeTimedOut:
 		return timedOut(wait)
-	case browser.Cancelled:
+	case OutcomeCancelled:
 		d := cancelled()
 		d.Detail = "the call was cancelled while the user was being asked in the browser"
 		if cause := context.Cause(ctx); cause != nil {
@@ -189,47 +188,21 @@ func askedBy(req *mcp.CallToolRequest) string {
 // the page: the client chooses them, and may choose them long.
 const maxClientLabel = 120
 
-// tellWaiting sends a progress notification every waitingInterval, and
-// one at once, while the call waits in the browser, when the client sent a
-// progress token. The message names no link and no ticket: the model must
-// not be able to approve. stop waits for the reporter, so no notification
+// tellWaiting sends a progress notification at once and then every
+// waitingInterval while the call waits in the browser, when the client
+// sent a progress token: the time waited of the time allowed, and the time
+// left. The message names no link and no ticket: the model must not be
+// able to approve. stop waits for the reporter, so no notification
 // follows the result.
 func (g *Gate) tellWaiting(ctx context.Context, req *mcp.CallToolRequest, deadline time.Time) (stop func()) {
-	if req.Params == nil {
-		return func() {}
-	}
-	token := req.Params.GetProgressToken()
-	if token == nil {
-		return func() {}
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
 	total := deadline.Sub(g.now()).Seconds()
-	wg.Go(func() {
-		ticker := time.NewTicker(g.waitingInterval)
-		defer ticker.Stop()
-		for {
+	return progress.Report(ctx, req, progress.Ticker{
+		Every:  g.waitingInterval,
+		AtOnce: true,
+		Next: func() (float64, float64, string) {
 			left := max(deadline.Sub(g.now()), 0)
-			err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-				ProgressToken: token,
-				Progress:      total - left.Seconds(),
-				Total:         total,
-				Message:       fmt.Sprintf("waiting for the user to approve the command in their browser (%s left)", left.Round(time.Second)),
-			})
-			if err != nil {
-				return // the client is gone; the call's context decides
-			}
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			}
-		}
+			return total - left.Seconds(), total,
+				fmt.Sprintf("waiting for the user to approve the command in their browser (%s left)", left.Round(time.Second))
+		},
 	})
-	return func() {
-		close(done)
-		wg.Wait()
-	}
 }

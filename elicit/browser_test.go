@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
@@ -17,31 +16,31 @@ import (
 // shown and ends each approval with the outcome its decide function gives.
 type fakeBrowser struct {
 	mu     sync.Mutex
-	shown  []browser.Request
-	decide func(ctx context.Context, r browser.Request) (browser.Outcome, error)
+	shown  []PageRequest
+	decide func(ctx context.Context, r PageRequest) (Outcome, error)
 }
 
-func (b *fakeBrowser) Ask(ctx context.Context, r browser.Request) (browser.Outcome, error) {
+func (b *fakeBrowser) Ask(ctx context.Context, r PageRequest) (Outcome, error) {
 	b.mu.Lock()
 	b.shown = append(b.shown, r)
 	b.mu.Unlock()
 	return b.decide(ctx, r)
 }
 
-func (b *fakeBrowser) requests() []browser.Request {
+func (b *fakeBrowser) requests() []PageRequest {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return append([]browser.Request(nil), b.shown...)
+	return append([]PageRequest(nil), b.shown...)
 }
 
-func deciding(o browser.Outcome, err error) *fakeBrowser {
-	return &fakeBrowser{decide: func(context.Context, browser.Request) (browser.Outcome, error) { return o, err }}
+func deciding(o Outcome, err error) *fakeBrowser {
+	return &fakeBrowser{decide: func(context.Context, PageRequest) (Outcome, error) { return o, err }}
 }
 
 func TestBrowserModeAsksInTheBrowserNeverThroughTheClient(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
-			b := deciding(browser.Approved, nil)
+			b := deciding(OutcomeApproved, nil)
 			f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeBrowser, Browser: b}})
 			serverAsked := countServerElicitations(f.srv)
 			a := answering("decline", nil) // a client that would decline: it is not asked
@@ -78,18 +77,18 @@ func TestBrowserModeAsksInTheBrowserNeverThroughTheClient(t *testing.T) {
 
 func TestEveryBrowserEndingButApprovalRefusesAndDoesNotRun(t *testing.T) {
 	cases := []struct {
-		outcome browser.Outcome
+		outcome Outcome
 		err     error
 		code    Code
 		want    string
 	}{
-		{browser.Denied, nil, CodeDeclined, "the user declined; do not retry"},
-		{browser.Closed, nil, CodeCancelled, "dismissed the approval request"},
-		{browser.Reused, nil, CodeCancelled, "its page was opened twice"},
-		{browser.TimedOut, nil, CodeTimeout, "did not answer the approval request within 50s"},
-		{browser.Cancelled, nil, CodeCancelled, "dismissed the approval request"},
+		{OutcomeDenied, nil, CodeDeclined, "the user declined; do not retry"},
+		{OutcomeClosed, nil, CodeCancelled, "dismissed the approval request"},
+		{OutcomeReused, nil, CodeCancelled, "its page was opened twice"},
+		{OutcomeTimedOut, nil, CodeTimeout, "did not answer the approval request within 50s"},
+		{OutcomeCancelled, nil, CodeCancelled, "dismissed the approval request"},
 		{"", errors.New("no opener"), CodeError, "asking the user for approval failed"},
-		{browser.Outcome("maybe"), nil, CodeError, "asking the user for approval failed"},
+		{Outcome("maybe"), nil, CodeError, "asking the user for approval failed"},
 	}
 	for _, c := range cases {
 		t.Run(string(c.code)+"/"+string(c.outcome), func(t *testing.T) {
@@ -106,7 +105,7 @@ func TestEveryBrowserEndingButApprovalRefusesAndDoesNotRun(t *testing.T) {
 func TestElicitOrBrowserAsksTheClientWhenItCan(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
-			b := deciding(browser.Approved, nil)
+			b := deciding(OutcomeApproved, nil)
 			f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeElicitOrBrowser, Browser: b}})
 			a := answering("decline", nil)
 			cs := f.connect(v, a.options())
@@ -125,7 +124,7 @@ func TestElicitOrBrowserAsksTheClientWhenItCan(t *testing.T) {
 func TestElicitOrBrowserAsksInTheBrowserWhenTheClientCannot(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
-			b := deciding(browser.Approved, nil)
+			b := deciding(OutcomeApproved, nil)
 			f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeElicitOrBrowser, Browser: b}})
 			cs := f.connect(v, nil) // declares no elicitation
 
@@ -136,7 +135,7 @@ func TestElicitOrBrowserAsksInTheBrowserWhenTheClientCannot(t *testing.T) {
 		})
 	}
 	t.Run("stateless HTTP on an older version", func(t *testing.T) {
-		b := deciding(browser.Approved, nil)
+		b := deciding(OutcomeApproved, nil)
 		f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeElicitOrBrowser, Browser: b}})
 		a := answering("accept", map[string]any{"approve": true})
 		cs := connectClient(t, &mcp.StreamableClientTransport{Endpoint: f.serveHTTP(true)}, legacyVersion, a.options())
@@ -149,7 +148,7 @@ func TestElicitOrBrowserAsksInTheBrowserWhenTheClientCannot(t *testing.T) {
 }
 
 func TestBrowserApprovalShowsHostileTextEscaped(t *testing.T) {
-	b := deciding(browser.Denied, nil)
+	b := deciding(OutcomeDenied, nil)
 	f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeBrowser, Browser: b, ServerName: "srv\x1b[31m"}})
 	cs := f.connect(mrtrVersion, nil)
 	call(t, cs, "rm", map[string]any{"name": "a\u202eb\nc"})
@@ -162,10 +161,10 @@ func TestBrowserApprovalShowsHostileTextEscaped(t *testing.T) {
 func TestWaitingInTheBrowserSendsProgressAndTheCancelledCallDoesNotRun(t *testing.T) {
 	progressed := make(chan string, 16)
 	asked := make(chan struct{})
-	b := &fakeBrowser{decide: func(ctx context.Context, r browser.Request) (browser.Outcome, error) {
+	b := &fakeBrowser{decide: func(ctx context.Context, r PageRequest) (Outcome, error) {
 		close(asked)
 		<-ctx.Done() // waits until the call is cancelled
-		return browser.Cancelled, nil
+		return OutcomeCancelled, nil
 	}}
 	f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeBrowser, Browser: b}})
 	cs := f.connect(mrtrVersion, &mcp.ClientOptions{
@@ -207,7 +206,7 @@ func TestBrowserModeNeedsABrowserAndModesAreChecked(t *testing.T) {
 }
 
 func TestTheClientsOwnNameIsShownBounded(t *testing.T) {
-	b := deciding(browser.Denied, nil)
+	b := deciding(OutcomeDenied, nil)
 	f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeBrowser, Browser: b}})
 	long := strings.Repeat("x", 5000)
 	cs := testsupport.Connect(t, f.srv, mcp.NewClient(&mcp.Implementation{Name: long, Version: "1"}, nil), mrtrVersion)

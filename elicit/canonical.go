@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/canonical"
+	"github.com/fisk-mcp/fisk-mcp/canonical"
 )
 
 // hashArguments returns the hex SHA-256 of the canonical form of a tool

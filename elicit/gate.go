@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
@@ -43,7 +42,7 @@ type Options struct {
 	Mode Mode
 	// Browser asks in the person's browser. Required when Mode uses the
 	// browser, ignored otherwise.
-	Browser browser.Asker
+	Browser Asker
 	// WaitingInterval is how often a call waiting in the browser sends a
 	// progress notification; 0 means DefaultWaitingInterval.
 	WaitingInterval time.Duration
@@ -72,7 +71,7 @@ type Gate struct {
 	onDecision func(ctx context.Context, r Refusal)
 
 	mode            Mode
-	browser         browser.Asker
+	browser         Asker
 	browserTimeout  time.Duration
 	waitingInterval time.Duration
 
@@ -95,7 +94,7 @@ func NewGate(o Options) (*Gate, error) {
 		return nil, err
 	}
 	if mode.UsesBrowser() && o.Browser == nil {
-		return nil, fmt.Errorf("approval %s asks in the browser, but the gate was given no browser.Asker", mode)
+		return nil, fmt.Errorf("approval %s asks in the browser, but the gate was given no Asker (Options.Browser)", mode)
 	}
 	g := &Gate{
 		server:          o.ServerName,

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
+	"github.com/fisk-mcp/fisk-mcp/procgroup"
 )
 
 // withoutPidfd makes the runs of one test take the portable path, as on a

@@ -20,7 +20,7 @@
 //     behind. The group is killed while the leader is still an unreaped
 //     zombie, so its id cannot have been reused by an unrelated process.
 //     The supervision (start, wait, group kill, pipe drain) is
-//     internal/procgroup's, the same that runs introspection; this package
+//     package procgroup's, the same that runs introspection; this package
 //     adds the timeout, the context and the capture's ring.
 //   - Bounded capture. stdout and stderr share one pipe and one writer, so
 //     their interleaving is the order in which the command wrote them. A

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
+	"github.com/fisk-mcp/fisk-mcp/procgroup"
 )
 
 // Process is a running command. Its supervision (timeout, cancellation,

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
+	"github.com/fisk-mcp/fisk-mcp/procgroup"
 )
 
 // supervise runs the process group's supervision (capture, group kill,

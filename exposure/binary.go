@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
+	"github.com/fisk-mcp/fisk-mcp/fileid"
 )
 
 // loadedBinary is the file an application's commands run, as it was when

@@ -1,6 +1,6 @@
 package exposure
 
-import "github.com/fisk-mcp/fisk-mcp/internal/fileid"
+import "github.com/fisk-mcp/fisk-mcp/fileid"
 
 // binaryBacked is implemented by tools that run a program found at a path.
 type binaryBacked interface {

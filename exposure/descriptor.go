@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"hash"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/canonical"
+	"github.com/fisk-mcp/fisk-mcp/canonical"
 )
 
 // A digest is the SHA-256 of a record written by a digester.

@@ -10,7 +10,7 @@
 // those must end in an error that says what to do, not in a stuck or
 // exhausted server. Over-long output is rejected, never truncated: half a
 // model would silently lose commands. The process group is supervised by
-// internal/procgroup, as execrunner's runs are; the limits, the sinks and
+// package procgroup, as execrunner's runs are; the limits, the sinks and
 // the wording of the errors are this package's own.
 //
 // Walk flattens the decoded model into leaves. It deliberately knows nothing

@@ -15,7 +15,7 @@ import (
 
 	"github.com/choria-io/fisk"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
+	"github.com/fisk-mcp/fisk-mcp/procgroup"
 )
 
 // DefaultTimeout bounds an introspection when the caller's context has no

@@ -9,7 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/canonical"
+	"github.com/fisk-mcp/fisk-mcp/canonical"
 )
 
 // Compilation is by property, and shared.

@@ -3,11 +3,12 @@ package server
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/internal/progress"
 )
 
 // run runs a prepared call. An in-process call runs here, in the handler's
@@ -39,48 +40,24 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared,
 	return s.commandResult(rec.tool, res, err, rec)
 }
 
-// reportProgress sends a progress notification every ProgressInterval while
-// p runs, when the client sent a progress token. The returned stop waits
-// for the reporter to finish, so no notification follows the result.
+// reportProgress sends a progress notification every ProgressInterval
+// while p runs, when the client sent a progress token: the time since the
+// start and the output so far. The returned stop waits for the reporter to
+// finish, so no notification follows the result.
 func (s *Server) reportProgress(ctx context.Context, req *mcp.CallToolRequest, p *execrunner.Process) (stop func()) {
-	if req.Params == nil || req.Session == nil {
-		return func() {}
-	}
-	token := req.Params.GetProgressToken()
-	if token == nil {
-		return func() {}
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		start := time.Now()
-		ticker := time.NewTicker(s.cfg.ProgressInterval)
-		defer ticker.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case now := <-ticker.C:
-				elapsed := now.Sub(start)
-				err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-					ProgressToken: token,
-					Progress:      float64(elapsed.Milliseconds()) / 1000,
-					Message:       progressMessage(elapsed, p.BytesSoFar()),
-				})
-				if err != nil {
-					// The client is gone or the stream closed; the call's
-					// own context decides what happens to the command.
-					s.log.Debug("progress notification failed", "tool", req.Params.Name, "err", err)
-				}
-			}
-		}
+	start := time.Now()
+	return progress.Report(ctx, req, progress.Ticker{
+		Every: s.cfg.ProgressInterval,
+		Next: func() (float64, float64, string) {
+			elapsed := time.Since(start)
+			return float64(elapsed.Milliseconds()) / 1000, 0, progressMessage(elapsed, p.BytesSoFar())
+		},
+		// The client is gone or the stream closed; the call's own context
+		// decides what happens to the command.
+		Failed: func(err error) {
+			s.log.Debug("progress notification failed", "tool", req.Params.Name, "err", err)
+		},
 	})
-	return func() {
-		close(done)
-		wg.Wait()
-	}
 }
 
 // progressMessage is what a person sees while a command runs.

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/exposure"
-	"github.com/fisk-mcp/fisk-mcp/internal/fileid"
+	"github.com/fisk-mcp/fisk-mcp/fileid"
 )
 
 // Defaults for Watcher.

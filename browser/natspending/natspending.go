@@ -14,10 +14,10 @@
 // its last change, so the entries nobody deletes (a replica that died while
 // waiting) vanish by themselves.
 //
-// The connection is natsstore's ([natsstore.Dial]): the same Config and
+// The connection is natsconn's ([natsconn.Dial]): the same Config and
 // credentials as the replay store, reconnection that never gives up, and
 // while the server cannot be reached every use, a Wait in progress too,
-// fails with an error matching [natsstore.ErrUnavailable] rather than
+// fails with an error matching [natsconn.ErrUnavailable] rather than
 // hang; the asker then refuses the call.
 //
 // It deliberately decides nothing by itself: timing out an approval past
@@ -39,7 +39,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fisk-mcp/fisk-mcp/browser"
-	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
+	"github.com/fisk-mcp/fisk-mcp/natsconn"
 )
 
 // DefaultBucket is the bucket's name when Config.Bucket is "". It is not
@@ -54,8 +54,8 @@ const DefaultMaxAge = time.Hour
 // Config says where the bucket is and how to log in.
 type Config struct {
 	// NATS is the server and its credentials, in fisk-mcp the replay
-	// store's; its Bucket and Skew are the replay store's and unused here.
-	NATS   natsstore.Config
+	// store's.
+	NATS   natsconn.Config
 	Bucket string // "" means DefaultBucket
 	// MaxAge is how long the bucket keeps an entry after its last change,
 	// set when Open creates the bucket. 0 means DefaultMaxAge, or twice
@@ -70,7 +70,7 @@ type Config struct {
 // Store is a browser.Store on a JetStream bucket. It is safe for
 // concurrent use.
 type Store struct {
-	conn *natsstore.Conn
+	conn *natsconn.Conn
 }
 
 var _ browser.Store = (*Store)(nil)
@@ -90,7 +90,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	if c.MaxAge <= 0 {
 		c.MaxAge = max(DefaultMaxAge, 2*c.LongestWait)
 	}
-	conn, err := natsstore.Dial(ctx, c.NATS, "approval store", natsstore.Bucket{
+	conn, err := natsconn.Dial(ctx, c.NATS, "approval store", natsconn.Bucket{
 		Config: jetstream.KeyValueConfig{
 			Bucket:      c.Bucket,
 			Description: "fisk-mcp: approvals waiting for a person on the approval page",

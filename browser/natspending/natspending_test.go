@@ -14,8 +14,8 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/fisk-mcp/fisk-mcp/browser/storetest"
-	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/natstest"
+	"github.com/fisk-mcp/fisk-mcp/natsconn"
 )
 
 // open opens a Store with its own connection, closed when t ends.
@@ -32,7 +32,7 @@ func open(t testing.TB, c Config) *Store {
 // opener opens, for each call, a Store with a connection of its own to
 // url, on one bucket: the stores of replicas.
 func opener(url string) func(t *testing.T) browser.Store {
-	return func(t *testing.T) browser.Store { return open(t, Config{NATS: natsstore.Config{URL: url}}) }
+	return func(t *testing.T) browser.Store { return open(t, Config{NATS: natsconn.Config{URL: url}}) }
 }
 
 func approval(id string) browser.Pending {
@@ -46,14 +46,14 @@ func approval(id string) browser.Pending {
 // that keeps them long enough is used.
 func TestOpenRefusesABucketThatKeepsApprovalsTooBriefly(t *testing.T) {
 	url := natstest.Start(t).URL()
-	open(t, Config{NATS: natsstore.Config{URL: url}, MaxAge: 30 * time.Second})
-	if s, err := Open(t.Context(), Config{NATS: natsstore.Config{URL: url}, LongestWait: time.Minute}); err == nil {
+	open(t, Config{NATS: natsconn.Config{URL: url}, MaxAge: 30 * time.Second})
+	if s, err := Open(t.Context(), Config{NATS: natsconn.Config{URL: url}, LongestWait: time.Minute}); err == nil {
 		s.Close()
 		t.Fatal("a bucket keeping approvals 30s was accepted for waits of a minute")
 	} else if !strings.Contains(err.Error(), "nats kv del "+DefaultBucket) || !strings.Contains(err.Error(), "--elicit-timeout") {
 		t.Errorf("the refusal does not say what to do: %v", err)
 	}
-	open(t, Config{NATS: natsstore.Config{URL: url}, LongestWait: 20 * time.Second})
+	open(t, Config{NATS: natsconn.Config{URL: url}, LongestWait: 20 * time.Second})
 }
 
 func TestTheStoreConforms(t *testing.T) {
@@ -68,7 +68,7 @@ func TestStoresOnOneServerShareTheirApprovals(t *testing.T) {
 // whose page the person happens to load.
 func TestAnApprovalWaitingOnOneReplicaIsDecidedOnTheOthersPage(t *testing.T) {
 	url := natstest.Start(t).URL()
-	asking, showing := open(t, Config{NATS: natsstore.Config{URL: url}}), open(t, Config{NATS: natsstore.Config{URL: url}})
+	asking, showing := open(t, Config{NATS: natsconn.Config{URL: url}}), open(t, Config{NATS: natsconn.Config{URL: url}})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	p := approval("Zm9vYmFyLWJhei1xdXV4LTAxMjM0NTY3")
@@ -114,14 +114,14 @@ func waiting(t *testing.T, s *Store, p browser.Pending) (context.Context, <-chan
 
 func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
 	srv := natstest.Start(t)
-	s := open(t, Config{NATS: natsstore.Config{URL: srv.URL(), OpTimeout: time.Second}})
+	s := open(t, Config{NATS: natsconn.Config{URL: srv.URL(), OpTimeout: time.Second}})
 	p := approval("0123456789abcdef0123456789abcdef")
 	ctx, waited := waiting(t, s, p)
 	srv.Stop()
 	unavailable := func(what string, err error) {
 		t.Helper()
-		if !errors.Is(err, natsstore.ErrUnavailable) || !strings.Contains(err.Error(), "the approval store at "+srv.URL()) || ctx.Err() != nil {
-			t.Errorf("%s without the server: %v; want natsstore.ErrUnavailable naming the approval store", what, err)
+		if !errors.Is(err, natsconn.ErrUnavailable) || !strings.Contains(err.Error(), "the approval store at "+srv.URL()) || ctx.Err() != nil {
+			t.Errorf("%s without the server: %v; want natsconn.ErrUnavailable naming the approval store", what, err)
 		}
 	}
 	unavailable("Wait", <-waited)
@@ -134,24 +134,24 @@ func TestAServerThatGoesAwayFailsWaitAndDecideAsUnavailable(t *testing.T) {
 }
 
 func TestCloseEndsAWaitInProgress(t *testing.T) {
-	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Start(t).URL()}})
+	s := open(t, Config{NATS: natsconn.Config{URL: natstest.Start(t).URL()}})
 	ctx, waited := waiting(t, s, approval("c10sed"))
 	s.Close()
-	if err := <-waited; !errors.Is(err, natsstore.ErrUnavailable) || ctx.Err() != nil {
-		t.Fatalf("Wait across Close: %v, want natsstore.ErrUnavailable", err)
+	if err := <-waited; !errors.Is(err, natsconn.ErrUnavailable) || ctx.Err() != nil {
+		t.Fatalf("Wait across Close: %v, want natsconn.ErrUnavailable", err)
 	}
 }
 
 func TestAnUnreachableServerAtOpenIsNotAnErrorButEveryUseIs(t *testing.T) {
-	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Unreachable(t)}})
-	if err := s.Put(t.Context(), approval("abcd")); !errors.Is(err, natsstore.ErrUnavailable) {
-		t.Fatalf("Put without a server: %v, want natsstore.ErrUnavailable", err)
+	s := open(t, Config{NATS: natsconn.Config{URL: natstest.Unreachable(t)}})
+	if err := s.Put(t.Context(), approval("abcd")); !errors.Is(err, natsconn.ErrUnavailable) {
+		t.Fatalf("Put without a server: %v, want natsconn.ErrUnavailable", err)
 	}
 }
 
 func TestAServerWithoutJetStreamFailsAtOpenSayingSo(t *testing.T) {
 	srv := natstest.Start(t, func(o *server.Options) { o.JetStream = false })
-	_, err := Open(t.Context(), Config{NATS: natsstore.Config{URL: srv.URL(), OpTimeout: time.Second}})
+	_, err := Open(t.Context(), Config{NATS: natsconn.Config{URL: srv.URL(), OpTimeout: time.Second}})
 	if err == nil || !strings.Contains(err.Error(), "nats-server -js") {
 		t.Fatalf("Open on a server without JetStream: %v; want an error saying to enable it", err)
 	}
@@ -160,7 +160,7 @@ func TestAServerWithoutJetStreamFailsAtOpenSayingSo(t *testing.T) {
 // The layout other tools (nats kv get) and other versions read.
 func TestABucketHoldsOneJSONEntryPerApprovalUnderItsID(t *testing.T) {
 	url := natstest.Start(t).URL()
-	s := open(t, Config{NATS: natsstore.Config{URL: url}})
+	s := open(t, Config{NATS: natsconn.Config{URL: url}})
 	ctx := t.Context()
 	p := approval("b64url-_nonce=")
 	if err := s.Put(ctx, p); err != nil {
@@ -204,7 +204,7 @@ func TestABucketHoldsOneJSONEntryPerApprovalUnderItsID(t *testing.T) {
 }
 
 func TestAnIDThatCannotBeAKeyIsRefusedByPutAndUnknownElsewhere(t *testing.T) {
-	s := open(t, Config{NATS: natsstore.Config{URL: natstest.Start(t).URL()}})
+	s := open(t, Config{NATS: natsconn.Config{URL: natstest.Start(t).URL()}})
 	ctx := t.Context()
 	for _, id := range []string{"", "a.b", "a/b", "a*", "a b", strings.Repeat("a", 257)} {
 		if err := s.Put(ctx, approval(id)); err == nil || !strings.Contains(err.Error(), "use 1 to 256 letters") {
@@ -225,7 +225,7 @@ func TestAnIDThatCannotBeAKeyIsRefusedByPutAndUnknownElsewhere(t *testing.T) {
 // BenchmarkApprovalCycle is one approval through the store as the asker
 // and the page drive it: put, decide, wait (already decided), delete.
 func BenchmarkApprovalCycle(b *testing.B) {
-	s := open(b, Config{NATS: natsstore.Config{URL: natstest.Start(b).URL()}})
+	s := open(b, Config{NATS: natsconn.Config{URL: natstest.Start(b).URL()}})
 	ctx := context.Background()
 	for i := 0; b.Loop(); i++ {
 		p := approval(strconv.Itoa(i))

@@ -96,7 +96,7 @@ func warnApprovalWait(log *slog.Logger, a elicit.Options) {
 // there is one, so every replica's page lists them), or else a page opened
 // on this machine. page is the handler the HTTP server mounts; closeFn
 // releases what was opened.
-func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (asker browser.Asker, page http.Handler, closeFn func(), err error) {
+func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (asker elicit.Asker, page http.Handler, closeFn func(), err error) {
 	closeFn = func() {}
 	if !sp.Approval.Mode.UsesBrowser() {
 		return nil, nil, closeFn, nil
@@ -116,7 +116,7 @@ func openApprovals(ctx context.Context, sp *servingPlan, log *slog.Logger) (aske
 		if wait <= 0 {
 			wait = elicit.DefaultBrowserTimeout
 		}
-		ns, err := natspending.Open(ctx, natspending.Config{NATS: sp.Replay, LongestWait: wait})
+		ns, err := natspending.Open(ctx, natspending.Config{NATS: sp.Replay.Config, LongestWait: wait})
 		if err != nil {
 			return nil, nil, closeFn, fmt.Errorf("the store of pending approvals: %w", err)
 		}

@@ -10,16 +10,16 @@
 // Open creates when it is absent.
 //
 // When the NATS server cannot be reached, at start or later, the store
-// refuses every use with [ErrUnavailable], so the gate fails closed while
-// ungated tools keep working; the connection comes back by itself. Open
-// fails only on what will not fix itself: a bad URL, unreadable or wrong
-// credentials, a server without JetStream, missing permissions, a bucket
-// that cannot hold per-key TTLs.
+// refuses every use with [natsconn.ErrUnavailable], so the gate fails
+// closed while ungated tools keep working; the connection comes back by
+// itself. Open fails only on what will not fix itself: a bad URL,
+// unreadable or wrong credentials, a server without JetStream, missing
+// permissions, a bucket that cannot hold per-key TTLs.
 //
-// The connection and its handling, [Conn], serve fisk-mcp's other store
-// on NATS as well (the pending approvals of the shared approval page,
-// package browser/natspending), so both are configured, reached and
-// reported the same way.
+// The connection and its handling are package natsconn's, shared with
+// fisk-mcp's other store on NATS (the pending approvals of the shared
+// approval page, package browser/natspending), so both are configured,
+// reached and reported the same way.
 //
 // CheckSetting and OpenSetting take the store from fisk-mcp's
 // --replay-store setting: memory (the gate's per-process store) or NATS.
@@ -35,14 +35,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/natsconn"
 )
 
 // DefaultBucket is the bucket's name when Config.Bucket is "".
@@ -53,42 +51,18 @@ const DefaultBucket = "fisk_mcp_approvals"
 // still accepts it until then.
 const DefaultSkew = time.Minute
 
-// DefaultOpTimeout bounds one request to the server.
-const DefaultOpTimeout = 5 * time.Second
-
-// ErrUnavailable is matched (errors.Is) by the error of a use a store on
-// NATS could not record: the server cannot be reached or did not answer.
-// The error itself names the store and its server.
-var ErrUnavailable = errors.New("the store cannot be reached")
-
-// Config says where the bucket is and how to log in. Only these fields
-// configure the connection.
+// Config says where the bucket is and how to log in: the connection's
+// Config, and what only the replay store has.
 type Config struct {
-	URL    string // nats://host:port, comma-separated for several servers
-	Bucket string // "" means DefaultBucket
-
-	CredsFile    string // a user JWT and nkey seed, as nsc writes
-	NKeySeedFile string // an nkey seed
-	User         string // with PasswordFile
-	PasswordFile string
-	TLSCA        string // CA bundle to verify the server with
-	TLSCert      string // client certificate, with TLSKey
-	TLSKey       string
-	// Context names a NATS CLI context (or is the path of its JSON file)
-	// supplying what the fields above leave empty.
-	Context string
-
-	password string // from Context
-
-	Skew      time.Duration // 0 means DefaultSkew
-	OpTimeout time.Duration // 0 means DefaultOpTimeout
-	Logger    *slog.Logger  // nil discards
+	natsconn.Config
+	Bucket string        // "" means DefaultBucket
+	Skew   time.Duration // 0 means DefaultSkew
 }
 
 // Store is a ReplayStore on a JetStream bucket. It is safe for concurrent
 // use.
 type Store struct {
-	conn *Conn
+	conn *natsconn.Conn
 	skew time.Duration
 }
 
@@ -109,7 +83,7 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	// state would be kept forever or, under a bucket-wide age, possibly
 	// too briefly.
 	var err error
-	s.conn, err = Dial(ctx, c, "replay store", Bucket{
+	s.conn, err = natsconn.Dial(ctx, c.Config, "replay store", natsconn.Bucket{
 		Config: jetstream.KeyValueConfig{
 			Bucket:         bucket,
 			Description:    "fisk-mcp: approval request states already answered",
@@ -155,42 +129,4 @@ func (s *Store) Use(ctx context.Context, u elicit.UsedState) (bool, error) {
 		return false, nil
 	}
 	return false, s.conn.Unavailable(err)
-}
-
-// CheckURL validates a comma-separated server list and returns it without
-// user information, for logs and messages.
-func CheckURL(raw string) (string, error) {
-	if strings.TrimSpace(raw) == "" {
-		return "", errors.New("replay store URL is empty: give nats://host:port")
-	}
-	var shown []string
-	for _, part := range strings.Split(raw, ",") {
-		u, err := url.Parse(strings.TrimSpace(part))
-		if err != nil {
-			return "", fmt.Errorf("replay store URL %q: %w; give nats://host:port", part, err)
-		}
-		switch u.Scheme {
-		case "nats", "tls", "ws", "wss":
-		default:
-			return "", fmt.Errorf("replay store URL %q: the scheme must be nats, tls, ws or wss, as in nats://host:4222", u.Redacted())
-		}
-		if u.Hostname() == "" {
-			return "", fmt.Errorf("replay store URL %q names no host: give nats://host:port", u.Redacted())
-		}
-		if u.User != nil {
-			return "", fmt.Errorf("replay store URL %q carries credentials: give them with --replay-store-user and --replay-store-password-file (or a creds file) instead", u.Redacted())
-		}
-		shown = append(shown, u.String())
-	}
-	return strings.Join(shown, ","), nil
-}
-
-// jetstreamName reports whether name is a valid bucket name.
-func jetstreamName(name string) bool {
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return name != ""
 }

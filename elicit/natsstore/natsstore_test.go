@@ -16,6 +16,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/natstest"
+	"github.com/fisk-mcp/fisk-mcp/natsconn"
 )
 
 // startServer runs a real JetStream server in this process; with, when
@@ -52,7 +53,7 @@ func bucket(t *testing.T, url, name string) (jetstream.JetStream, jetstream.KeyV
 
 func TestOpenCreatesAFileBucketAndUseIsCreateIfAbsentWithTheStatesLifetime(t *testing.T) {
 	url := startServer(t)
-	s := open(t, Config{URL: url})
+	s := open(t, Config{Config: natsconn.Config{URL: url}})
 	u := used(strings.Repeat("ab", 16))
 	if fresh, err := s.Use(t.Context(), u); !fresh || err != nil {
 		t.Fatalf("first use: %v %v", fresh, err)
@@ -94,7 +95,7 @@ func TestAnExistingBucketWithoutPerKeyTTLFailsAtOpen(t *testing.T) {
 	if _, err := js.CreateKeyValue(t.Context(), jetstream.KeyValueConfig{Bucket: "plain"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Open(t.Context(), Config{URL: url, Bucket: "plain"})
+	_, err = Open(t.Context(), Config{Config: natsconn.Config{URL: url}, Bucket: "plain"})
 	if err == nil || !strings.Contains(err.Error(), "does not allow per-key TTLs") {
 		t.Fatalf("Open on a bucket without TTLs: %v", err)
 	}
@@ -102,8 +103,8 @@ func TestAnExistingBucketWithoutPerKeyTTLFailsAtOpen(t *testing.T) {
 
 func TestAnUnreachableServerAtOpenRefusesUsesUntilItIsThere(t *testing.T) {
 	url := natstest.Unreachable(t)
-	s := open(t, Config{URL: url})
-	if _, err := s.Use(t.Context(), used(strings.Repeat("cd", 16))); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), url) {
+	s := open(t, Config{Config: natsconn.Config{URL: url}})
+	if _, err := s.Use(t.Context(), used(strings.Repeat("cd", 16))); !errors.Is(err, natsconn.ErrUnavailable) || !strings.Contains(err.Error(), url) {
 		t.Fatalf("use without a server: %v, want ErrUnavailable naming the store", err)
 	}
 }
@@ -123,7 +124,7 @@ func TestAContextFileSuppliesTheURL(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"url": "`+url+`"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := open(t, Config{Context: path, Bucket: "from_context"})
+	s := open(t, Config{Config: natsconn.Config{Context: path}, Bucket: "from_context"})
 	if fresh, err := s.Use(t.Context(), used(strings.Repeat("ef", 16))); !fresh || err != nil {
 		t.Fatalf("use through a context: %v %v", fresh, err)
 	}
@@ -132,7 +133,7 @@ func TestAContextFileSuppliesTheURL(t *testing.T) {
 // BenchmarkUse measures one recorded use against a local server: the cost
 // the NATS store adds to every answered approval.
 func BenchmarkUse(b *testing.B) {
-	s := open(b, Config{URL: startServer(b)})
+	s := open(b, Config{Config: natsconn.Config{URL: startServer(b)}})
 	ctx := context.Background()
 	for i := 0; b.Loop(); i++ {
 		if fresh, err := s.Use(ctx, used(strings.Repeat("0", 24)+strconv.FormatInt(int64(1<<32+i), 16)[1:])); !fresh || err != nil {

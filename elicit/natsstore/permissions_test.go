@@ -7,6 +7,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+
+	"github.com/fisk-mcp/fisk-mcp/natsconn"
 )
 
 // startLockedServer runs a JetStream server whose only user may publish
@@ -22,7 +24,7 @@ func TestMissingPermissionsFailAtOpen(t *testing.T) {
 	url := startLockedServer(t)
 	pw := t.TempDir() + "/pw"
 	writeFile(t, pw, "pw\n")
-	_, err := Open(t.Context(), Config{URL: url, User: "locked", PasswordFile: pw, OpTimeout: time.Second})
+	_, err := Open(t.Context(), Config{Config: natsconn.Config{URL: url, User: "locked", PasswordFile: pw, OpTimeout: time.Second}})
 	if err == nil || !errors.Is(err, nats.ErrPermissionViolation) {
 		t.Fatalf("Open without permissions: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/natsconn"
 )
 
 // The values of fisk-mcp's --replay-store setting that are not a URL:
@@ -21,7 +22,7 @@ const (
 // CheckSetting checks store, the value of the replay-store setting,
 // against c, which the replay-store-* settings fill: their credentials go
 // only with a NATS store, FromContext needs a context, and a URL must be
-// one CheckURL accepts (it is put in c.URL). named names a setting by its
+// one natsconn.CheckURL accepts (it is put in c.URL). named names a setting by its
 // flag name (replay-store, replay-store-creds, ...) as a message should.
 // Nothing is connected: OpenSetting does that when serving starts.
 func CheckSetting(store string, c *Config, named func(string) string) []error {
@@ -41,7 +42,7 @@ func CheckSetting(store string, c *Config, named func(string) string) []error {
 			errs = append(errs, fmt.Errorf("%s nats takes the URL from a NATS context: add --replay-store-context NAME, or give nats://HOST:PORT", named("replay-store")))
 		}
 	case strings.Contains(v, "://"):
-		if _, err := CheckURL(v); err != nil {
+		if _, err := natsconn.CheckURL(v); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", named("replay-store"), err))
 		}
 		c.URL = v

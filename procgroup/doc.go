@@ -6,7 +6,7 @@
 // binary use it: execrunner for a tool call, introspect for
 // BINARY --fisk-introspect.
 //
-// It is an internal package of its own, rather than an exported lower layer
+// It is a package of its own, rather than an exported lower layer
 // of execrunner, because neither caller should depend on the other's policy:
 // execrunner's head/tail ring, redaction and credential list mean nothing to
 // introspection, and introspect sits before execrunner in the flow of the

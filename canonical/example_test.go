@@ -3,7 +3,7 @@ package canonical_test
 import (
 	"fmt"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/canonical"
+	"github.com/fisk-mcp/fisk-mcp/canonical"
 )
 
 func ExampleEncoder_JSON() {

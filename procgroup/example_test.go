@@ -6,7 +6,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/procgroup"
+	"github.com/fisk-mcp/fisk-mcp/procgroup"
 )
 
 // A caller prepares the command, hands in its sinks and bounds, and reads

@@ -1,4 +1,4 @@
-package natsstore
+package natsconn
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package natsstore
+package natsconn
 
 import (
 	"context"
@@ -18,8 +18,9 @@ import (
 // fisk-mcp store on JetStream shares: credentials only from the Config, a
 // server that cannot be reached at start is not an error, reconnection
 // never gives up, a loss is announced to the uses waiting on the server,
-// and bucket errors say what to do. Store keeps the replay record on one;
-// package browser/natspending keeps pending approvals on another.
+// and bucket errors say what to do. Package elicit/natsstore keeps the
+// replay record on one; package browser/natspending keeps pending
+// approvals on another.
 type Conn struct {
 	role      string // what the connection serves, as logs and errors name it
 	logKey    string // the role as a log attribute: replay_store
@@ -52,12 +53,11 @@ type Bucket struct {
 }
 
 // Dial connects to the server of c for the store that logs and errors
-// call role ("replay store") and that keeps its keys in b (c.Bucket and
-// c.Skew are the caller's to interpret), and ensures the bucket. An
-// unreachable server is not an error: uses fail with ErrUnavailable until
-// it connects. Dial fails on what will not fix itself: a bad URL,
-// unreadable or wrong credentials, a server without JetStream, missing
-// permissions, a bucket that Check refuses.
+// call role ("replay store") and that keeps its keys in b, and ensures
+// the bucket. An unreachable server is not an error: uses fail with
+// ErrUnavailable until it connects. Dial fails on what will not fix
+// itself: a bad URL, unreadable or wrong credentials, a server without
+// JetStream, missing permissions, a bucket that Check refuses.
 func Dial(ctx context.Context, c Config, role string, b Bucket) (*Conn, error) {
 	if err := c.withContext(); err != nil {
 		return nil, err

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fisk-mcp/fisk-mcp/internal/canonical"
+	"github.com/fisk-mcp/fisk-mcp/canonical"
 )
 
 func fromJSON(t *testing.T, doc string) string {

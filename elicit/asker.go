@@ -1,0 +1,62 @@
+package elicit
+
+import (
+	"context"
+	"time"
+)
+
+// Asker shows an approval to a person outside the client, and waits for
+// their decision: package browser's approval pages implement it, and the
+// gate asks through it in the modes that use the browser. The gate owns
+// the contract, so that the page builds on the gate and not the reverse.
+type Asker interface {
+	// Ask shows r and blocks until it has an outcome. An error means the
+	// person could not be asked at all (the listener could not be opened,
+	// the opener failed, the store is unreachable); the call is refused.
+	Ask(ctx context.Context, r PageRequest) (Outcome, error)
+}
+
+// PageRequest is one approval to show. Its strings are escaped for
+// display exactly as in the elicitation prompt, so the page and the prompt
+// read the same.
+type PageRequest struct {
+	// ID names the approval in logs and in the page's store: the gate's
+	// nonce. It is not a secret and never approves anything.
+	ID string
+	// Server is the server's name, as in the prompt.
+	Server string
+	// Tool is the tool the call runs.
+	Tool string
+	// CommandLine is the exact command that will run, escaped and redacted
+	// as in the prompt.
+	CommandLine string
+	// Trigger is the tag that gated the tool (e.g. "ai:confirm").
+	Trigger string
+	// Client says who asked: the client's name and version as it introduced
+	// itself, and its session.
+	Client string
+	// Deadline is when the approval times out.
+	Deadline time.Time
+}
+
+// Outcome is how an approval asked through an Asker ended.
+type Outcome string
+
+const (
+	// OutcomeApproved: the person clicked Approve. The only outcome that
+	// runs.
+	OutcomeApproved Outcome = "approved"
+	// OutcomeDenied: the person clicked Deny.
+	OutcomeDenied Outcome = "denied"
+	// OutcomeClosed: the page was closed without a decision.
+	OutcomeClosed Outcome = "closed"
+	// OutcomeReused: the page's one-time ticket was used a second time, so
+	// someone other than the person's browser may hold it; the approval is
+	// cancelled.
+	OutcomeReused Outcome = "reused"
+	// OutcomeTimedOut: nobody decided before the deadline.
+	OutcomeTimedOut Outcome = "timeout"
+	// OutcomeCancelled: the call was cancelled (its context ended) while
+	// waiting.
+	OutcomeCancelled Outcome = "cancelled"
+)
