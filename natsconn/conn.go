@@ -39,9 +39,18 @@ type Conn struct {
 	lost chan struct{} // closed while the connection is down
 	down bool
 
-	kvMu sync.Mutex
-	kv   jetstream.KeyValue // nil until the bucket is ensured
+	kvMu    sync.Mutex
+	kv      jetstream.KeyValue // nil until the bucket is ensured, and after Forget
+	created time.Time          // when the server created the bucket kv is
+	checked time.Time          // when the bucket last passed Check
+	// recheck is how long a checked bucket is used before it is looked at
+	// again: an operator's edit of a live bucket is not a new connection.
+	recheck time.Duration
 }
+
+// DefaultRecheck is how long a use trusts the bucket's last check before
+// it examines the bucket again (see Conn.KeyValue).
+const DefaultRecheck = 30 * time.Second
 
 // Bucket is the bucket of the store a Conn serves.
 type Bucket struct {
@@ -70,9 +79,12 @@ func Dial(ctx context.Context, c Config, role string, b Bucket) (*Conn, error) {
 		return nil, fmt.Errorf("%s bucket %q: use letters, digits, - and _ only", role, b.Config.Bucket)
 	}
 	cn := &Conn{role: role, logKey: strings.ReplaceAll(role, " ", "_"), bucket: b,
-		where: where + " bucket " + b.Config.Bucket, opTimeout: c.OpTimeout, log: c.Logger, lost: make(chan struct{})}
+		where: where + " bucket " + b.Config.Bucket, opTimeout: c.OpTimeout, log: c.Logger, lost: make(chan struct{}), recheck: DefaultRecheck}
 	if cn.opTimeout <= 0 {
 		cn.opTimeout = DefaultOpTimeout
+	}
+	if c.Recheck > 0 {
+		cn.recheck = c.Recheck
 	}
 	if cn.log == nil {
 		cn.log = slog.New(slog.DiscardHandler)
@@ -95,7 +107,7 @@ func Dial(ctx context.Context, c Config, role string, b Bucket) (*Conn, error) {
 		return nil, fmt.Errorf("%s at %s: %w", role, where, err)
 	}
 	if cn.Connected() {
-		_, err := cn.KeyValue(ctx)
+		_, _, err := cn.KeyValue(ctx)
 		switch {
 		case errors.Is(err, ErrUnavailable):
 			cn.log.Warn("the "+role+" does not answer yet; approvals are refused until it does, ungated tools are served", cn.logKey, cn.where, "error", err)
@@ -160,35 +172,72 @@ func (c *Conn) Unavailable(err error) error {
 }
 
 // KeyValue returns the store's bucket, creating it when it is absent
-// (when another store creates it first, that one is used). Errors say what
-// to do; they are ErrUnavailable when the server cannot be reached or does
-// not answer.
-func (c *Conn) KeyValue(ctx context.Context) (jetstream.KeyValue, error) {
+// (when another store creates it first, that one is used), and when the
+// server created it. The bucket is checked (Bucket.Check) when it is
+// first ensured, again once it has been used for DefaultRecheck, and
+// after Forget: an operator can edit or delete a live bucket. Errors say
+// what to do; they are ErrUnavailable when the server cannot be reached
+// or does not answer.
+func (c *Conn) KeyValue(ctx context.Context) (jetstream.KeyValue, time.Time, error) {
 	if !c.Connected() {
-		return nil, c.Unavailable(nats.ErrDisconnected)
+		return nil, time.Time{}, c.Unavailable(nats.ErrDisconnected)
 	}
 	c.kvMu.Lock()
 	defer c.kvMu.Unlock()
-	if c.kv != nil {
-		return c.kv, nil
+	if c.kv != nil && time.Since(c.checked) < c.recheck {
+		return c.kv, c.created, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opTimeout)
 	defer cancel()
-	kv, err := c.ensure(ctx)
+	kv := c.kv
+	if kv == nil {
+		var err error
+		if kv, err = c.ensure(ctx); err != nil {
+			return nil, time.Time{}, err
+		}
+	}
+	st, err := kv.Status(ctx)
+	if errors.Is(err, jetstream.ErrBucketNotFound) || errors.Is(err, jetstream.ErrStreamNotFound) {
+		// Deleted since it was last checked: create it again.
+		c.kv = nil
+		if kv, err = c.ensure(ctx); err == nil {
+			st, err = kv.Status(ctx)
+		}
+	}
 	if err != nil {
-		return nil, err
+		c.kv = nil
+		return nil, time.Time{}, c.Unavailable(err)
 	}
 	if c.bucket.Check != nil {
-		st, err := kv.Status(ctx)
-		if err != nil {
-			return nil, c.Unavailable(err)
-		}
 		if err := c.bucket.Check(st); err != nil {
-			return nil, err
+			c.kv = nil
+			return nil, time.Time{}, err
 		}
 	}
-	c.kv = kv
-	return kv, nil
+	if bs, ok := st.(*jetstream.KeyValueBucketStatus); ok {
+		c.created = bs.StreamInfo().Created
+	}
+	c.kv, c.checked = kv, time.Now()
+	return kv, c.created, nil
+}
+
+// Forget drops the bucket a use found wrong: the next use ensures and
+// checks it again, creating it if it was deleted.
+func (c *Conn) Forget() {
+	c.kvMu.Lock()
+	defer c.kvMu.Unlock()
+	c.kv = nil
+}
+
+// Failed is the error of a use of the bucket that failed with err while
+// the server was reachable: the bucket is forgotten (see Forget), so the
+// next use finds out what is wrong with it, and the error says so.
+func (c *Conn) Failed(err error) error {
+	c.Forget()
+	if !c.Connected() || isNetwork(err) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
+		return c.Unavailable(err)
+	}
+	return fmt.Errorf("the %s at %s failed (%w); the bucket is examined again, and created again if it is gone, at the next use", c.role, c.where, err)
 }
 
 func (c *Conn) ensure(ctx context.Context) (jetstream.KeyValue, error) {

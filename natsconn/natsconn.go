@@ -54,7 +54,10 @@ type Config struct {
 	password string // from Context
 
 	OpTimeout time.Duration // 0 means DefaultOpTimeout
-	Logger    *slog.Logger  // nil discards
+	// Recheck is how long a use trusts the bucket's last check; 0 means
+	// DefaultRecheck.
+	Recheck time.Duration
+	Logger  *slog.Logger // nil discards
 }
 
 // CheckURL validates a comma-separated server list and returns it without

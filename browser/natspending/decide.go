@@ -24,7 +24,7 @@ func (s *Store) Decide(ctx context.Context, id string, o browser.Outcome) (bool,
 	if !validID(id) {
 		return false, nil // never a key, so never put
 	}
-	kv, err := s.conn.KeyValue(ctx)
+	kv, _, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -78,7 +78,7 @@ func (s *Store) Wait(ctx context.Context, id string) (browser.Outcome, error) {
 	if !validID(id) {
 		return "", unknown(id)
 	}
-	kv, err := s.conn.KeyValue(ctx)
+	kv, _, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -120,12 +120,12 @@ func (s *Store) Where() string { return s.conn.Where() }
 func (s *Store) Close() { s.conn.Close() }
 
 // failed is the error of a use that err ended: ctx's own when the caller
-// gave up, else the store is unavailable.
+// gave up, else the store's (see natsconn.Conn.Failed).
 func (s *Store) failed(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return s.conn.Unavailable(err)
+	return s.conn.Failed(err)
 }
 
 // op bounds one request to the server.
@@ -155,7 +155,7 @@ func (s *Store) Put(ctx context.Context, p browser.Pending) error {
 	if p.Created.IsZero() {
 		p.Created = time.Now()
 	}
-	kv, err := s.conn.KeyValue(ctx)
+	kv, _, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func (s *Store) Put(ctx context.Context, p browser.Pending) error {
 // the bucket; entries that do not decode (not written by this package)
 // are skipped.
 func (s *Store) List(ctx context.Context) ([]browser.Pending, error) {
-	kv, err := s.conn.KeyValue(ctx)
+	kv, _, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	if !validID(id) {
 		return nil // never a key, so nothing to forget
 	}
-	kv, err := s.conn.KeyValue(ctx)
+	kv, _, err := s.conn.KeyValue(ctx)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,16 @@
 // closed while ungated tools keep working; the connection comes back by
 // itself. Open fails only on what will not fix itself: a bad URL,
 // unreadable or wrong credentials, a server without JetStream, missing
-// permissions, a bucket that cannot hold per-key TTLs.
+// permissions, a bucket that cannot keep every record as long as its
+// state lives (see checkBucket).
+//
+// The bucket is examined again while the store runs (at least every
+// natsconn.DefaultRecheck, and after any failed use), since an operator
+// can edit or delete a live bucket: one edited so that it could forget a
+// record early refuses every use, naming what is wrong; one deleted is
+// created again, and every state issued before the new bucket was created
+// is refused with [elicit.ErrIssuedBeforeStart] (the person is asked
+// again), since the record of its use went with the old bucket.
 //
 // The connection and its handling are package natsconn's, shared with
 // fisk-mcp's other store on NATS (the pending approvals of the shared
@@ -35,6 +44,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -64,6 +74,9 @@ type Config struct {
 type Store struct {
 	conn *natsconn.Conn
 	skew time.Duration
+	// maxAge is the bucket's age limit at its last check (0: none): no
+	// record may need to live longer.
+	maxAge atomic.Int64
 }
 
 var _ elicit.ReplayStore = (*Store)(nil)
@@ -91,17 +104,40 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 			Storage:        jetstream.FileStorage,
 			LimitMarkerTTL: s.skew,
 		},
-		Check: func(st jetstream.KeyValueStatus) error {
-			if st.LimitMarkerTTL() <= 0 {
-				return fmt.Errorf("replay store bucket %s exists but does not allow per-key TTLs; delete it (nats kv del %s) so that fisk-mcp creates it, or name another with --replay-store-bucket", bucket, bucket)
-			}
-			return nil
-		},
+		Check: func(st jetstream.KeyValueStatus) error { return s.checkBucket(bucket, st) },
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// checkBucket refuses a bucket that could forget a used state before the
+// state expires, which would let it be answered again: one without
+// per-key TTLs (each record's lifetime), kept in memory (lost with the
+// server), bounded in messages or bytes with the oldest discarded to make
+// room, or with an age limit shorter than the skew plus a minute (a use
+// checks its own record's lifetime against the limit too).
+func (s *Store) checkBucket(bucket string, st jetstream.KeyValueStatus) error {
+	fix := fmt.Sprintf("; delete it (nats kv del %s) so that fisk-mcp creates it as it needs, or name another with --replay-store-bucket", bucket)
+	if st.LimitMarkerTTL() <= 0 {
+		return fmt.Errorf("replay store bucket %s does not allow per-key TTLs%s", bucket, fix)
+	}
+	bs, ok := st.(*jetstream.KeyValueBucketStatus)
+	if !ok {
+		return fmt.Errorf("replay store bucket %s: its configuration cannot be read%s", bucket, fix)
+	}
+	c := bs.StreamInfo().Config
+	switch {
+	case c.Storage == jetstream.MemoryStorage:
+		return fmt.Errorf("replay store bucket %s is kept in memory, so a NATS server restart forgets which approvals were used%s", bucket, fix)
+	case c.Discard == jetstream.DiscardOld && (c.MaxMsgs > 0 || c.MaxBytes > 0):
+		return fmt.Errorf("replay store bucket %s holds at most %d records or %d bytes and discards the oldest to make room, which would let a used approval be answered again%s", bucket, c.MaxMsgs, c.MaxBytes, fix)
+	case c.MaxAge > 0 && c.MaxAge < s.skew+time.Minute:
+		return fmt.Errorf("replay store bucket %s forgets every record after %s, before the approvals it records expire%s", bucket, c.MaxAge, fix)
+	}
+	s.maxAge.Store(int64(c.MaxAge))
+	return nil
 }
 
 // Where names the store for logs: its URL, without credentials, and bucket.
@@ -112,21 +148,33 @@ func (s *Store) Close() { s.conn.Close() }
 
 // Use implements elicit.ReplayStore.
 func (s *Store) Use(ctx context.Context, u elicit.UsedState) (bool, error) {
-	kv, err := s.conn.KeyValue(ctx)
-	if err != nil {
-		return false, err
+	for again := true; ; again = false {
+		kv, created, err := s.conn.KeyValue(ctx)
+		if err != nil {
+			return false, err
+		}
+		if u.Issued.Before(created) {
+			return false, fmt.Errorf("%w (the replay store's bucket was created at %s, after the approval was asked for)", elicit.ErrIssuedBeforeStart, created.UTC().Format(time.RFC3339))
+		}
+		// A replica whose clock is behind this one's by up to the skew
+		// still accepts the state until its own clock reaches the expiry.
+		ttl := max(u.Expires.Sub(u.Now)+s.skew, time.Second)
+		if limit := time.Duration(s.maxAge.Load()); limit > 0 && limit < ttl {
+			return false, fmt.Errorf("the replay store's bucket forgets every record after %s, and this approval must be remembered for %s; raise the bucket's max age or remove it", limit, ttl)
+		}
+		octx, cancel := context.WithTimeout(ctx, s.conn.OpTimeout())
+		_, err = kv.Create(octx, u.Nonce, []byte(u.Expires.UTC().Format(time.RFC3339Nano)), jetstream.KeyTTL(ttl))
+		cancel()
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, jetstream.ErrKeyExists):
+			return false, nil
+		}
+		err = s.conn.Failed(err)
+		if !again || !s.conn.Connected() {
+			return false, err
+		}
+		// The bucket may be gone, or changed: look at it again, once.
 	}
-	// A replica whose clock is behind this one's by up to the skew still
-	// accepts the state until its own clock reaches the expiry.
-	ttl := max(u.Expires.Sub(u.Now)+s.skew, time.Second)
-	ctx, cancel := context.WithTimeout(ctx, s.conn.OpTimeout())
-	defer cancel()
-	_, err = kv.Create(ctx, u.Nonce, []byte(u.Expires.UTC().Format(time.RFC3339Nano)), jetstream.KeyTTL(ttl))
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, jetstream.ErrKeyExists):
-		return false, nil
-	}
-	return false, s.conn.Unavailable(err)
 }
