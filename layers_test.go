@@ -1,5 +1,5 @@
 // Package fiskmcp_test holds the test of the layer order: every import of
-// a project package points down. docs/layers.md says what each package is
+// a project package points down. docs/architecture.md says what each package is
 // for, in the same order.
 package fiskmcp_test
 
@@ -121,7 +121,7 @@ func TestEveryPackageHasALayer(t *testing.T) {
 	}
 	for pkg := range loadImports(t) {
 		if _, ok := layerOf(pkg); !ok {
-			t.Errorf("package %s has no layer: add it to layers in layers_test.go, and to docs/layers.md", pkg)
+			t.Errorf("package %s has no layer: add it to layers in layers_test.go, and to docs/architecture.md", pkg)
 		}
 	}
 }
