@@ -39,8 +39,15 @@ type peer struct {
 // peerContext is the listener's http.Server.ConnContext: it finds the
 // owner of the connecting socket once per connection.
 func peerContext(ctx context.Context, c net.Conn) context.Context {
-	uid, err := peerUID(c.LocalAddr(), c.RemoteAddr())
-	return context.WithValue(ctx, peerKey{}, peer{uid: uid, err: err})
+	p := peer{uid: -1}
+	local, ok1 := c.LocalAddr().(*net.TCPAddr)
+	remote, ok2 := c.RemoteAddr().(*net.TCPAddr)
+	if ok1 && ok2 {
+		p.uid, p.err = peerUID(local, remote)
+	} else {
+		p.err = fmt.Errorf("not a TCP connection: %s", c.RemoteAddr())
+	}
+	return context.WithValue(ctx, peerKey{}, p)
 }
 
 // ownUser answers every request on a connection that is not of this

@@ -16,12 +16,7 @@ import (
 // reports it: lsof lists only the sockets of processes its user may
 // examine, so it is asked for a socket of this process's user from remote
 // to local, and a connection for which it finds none is of another user.
-func peerUID(local, remote net.Addr) (int, error) {
-	l, ok1 := local.(*net.TCPAddr)
-	r, ok2 := remote.(*net.TCPAddr)
-	if !ok1 || !ok2 {
-		return -1, fmt.Errorf("not a TCP connection: %s", remote)
-	}
+func peerUID(l, r *net.TCPAddr) (int, error) {
 	me := os.Geteuid()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -15,12 +15,7 @@ import (
 // TCP connection from local to remote: the entry of /proc/net/tcp (or
 // tcp6) whose local address is remote and whose remote address is local,
 // that is, the client's own socket.
-func peerUID(local, remote net.Addr) (int, error) {
-	l, ok1 := local.(*net.TCPAddr)
-	r, ok2 := remote.(*net.TCPAddr)
-	if !ok1 || !ok2 {
-		return -1, fmt.Errorf("not a TCP connection: %s", remote)
-	}
+func peerUID(l, r *net.TCPAddr) (int, error) {
 	file, want := "/proc/net/tcp", procAddr4
 	if l.IP.To4() == nil {
 		file, want = "/proc/net/tcp6", procAddr6

@@ -5,4 +5,4 @@ package browser
 import "net"
 
 // peerUID cannot tell the owner of a connection on this system.
-func peerUID(net.Addr, net.Addr) (int, error) { return -1, errNoPeerCheck }
+func peerUID(_, _ *net.TCPAddr) (int, error) { return -1, errNoPeerCheck }
