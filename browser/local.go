@@ -218,8 +218,8 @@ type site struct {
 const maxLocalHeader = 64 << 10
 
 func (l *Local) listen() (*site, error) {
-	if _, err := peerUID(&net.TCPAddr{}, &net.TCPAddr{}); err == errNoPeerCheck {
-		return nil, fmt.Errorf("the approval page cannot be shown here: %w, so another user could approve; use --approval elicit, or serve over --http with the shared /approvals page", err)
+	if !canTellPeers {
+		return nil, fmt.Errorf("the approval page cannot be shown here: %w, so another user could approve; use --approval elicit, or serve over --http with the shared /approvals page", errNoPeerCheck)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

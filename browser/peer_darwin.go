@@ -11,6 +11,9 @@ import (
 	"time"
 )
 
+// canTellPeers is whether peerUID can tell who owns a connection here.
+const canTellPeers = true
+
 // peerUID returns the owner of the socket at the other end of a loopback
 // TCP connection from local to remote, as lsof, which every macOS has,
 // reports it: lsof lists only the sockets of processes its user may

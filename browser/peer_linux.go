@@ -11,6 +11,9 @@ import (
 	"strings"
 )
 
+// canTellPeers is whether peerUID can tell who owns a connection here.
+const canTellPeers = true
+
 // peerUID returns the owner of the socket at the other end of a loopback
 // TCP connection from local to remote: the entry of /proc/net/tcp (or
 // tcp6) whose local address is remote and whose remote address is local,
