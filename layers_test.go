@@ -48,9 +48,12 @@ var layers = [][]string{
 	{"listing"},
 	// 12: what start-up reads and writes.
 	{"settings", "configfile", "clients", "bundle", "watch"},
-	// 13: test-only support, which may import any of the above.
+	// 13: the settings resolved into the values the work is done with,
+	// and the loader of the tool set.
+	{"plan"},
+	// 14: test-only support, which may import any of the above.
 	{"internal/testsupport", "internal/testsupport/chromium", "internal/testsupport/natstest", "internal/testsupport/fixture/app"},
-	// 14: wiring, binaries and the tests across packages; "." is this test.
+	// 15: wiring, binaries and the tests across packages; "." is this test.
 	{"cmd/fisk-mcp", "cmd/fisk-demo", "internal/testsupport/fixture/cmd/fisk-fixture", "internal/testsupport/fixture/cmd/fisk-dbctl",
 		"integration/e2e", "integration/nats", "integration/nats/internal/replay", "integration/dbctl", "."},
 }

@@ -8,18 +8,19 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/listing"
+	"github.com/fisk-mcp/fisk-mcp/plan"
 	"github.com/fisk-mcp/fisk-mcp/server"
 )
 
 // announce logs what is being served, so an operator reading stderr knows
 // which tools exist, which are gated and how gating behaves, and, for HTTP,
 // where to connect. The token is never printed: only a placeholder.
-func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr string) {
+func announce(log *slog.Logger, p *plan.Plan, l plan.Loader, set *exposure.ToolSet, addr string) {
 	sp := p.Serving
 	for _, w := range set.Warnings() {
 		log.Warn(w)
 	}
-	listing.LogApps(log, set, l.apps)
+	listing.LogApps(log, set, l.Apps)
 	if r := sp.Server.SearchRequests; r.Len() > 0 {
 		log.Info("search_tools also matches the requests given", "requests", r.Len())
 		if unused := r.Unused(set); len(unused) > 0 {
@@ -29,7 +30,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 	}
 	gated := listing.Gated(set)
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
-	listing.Environment(set, l.apps, l.env).Log(log)
+	listing.Environment(set, l.Apps, l.Env).Log(log)
 	if len(gated) > 0 {
 		how, wait := approvalHow(sp)
 		log.Info("gated tools need a person's approval", "tools", gated, "how", how, "wait", wait)
@@ -56,7 +57,7 @@ func announce(log *slog.Logger, p *plan, l loader, set *exposure.ToolSet, addr s
 		"note", "replace ... with the bearer token from "+tokenSource(sp))
 }
 
-func tokenSource(sp *servingPlan) string {
+func tokenSource(sp *plan.Serving) string {
 	if sp.TokenFromFile {
 		return "--token-file"
 	}
@@ -65,7 +66,7 @@ func tokenSource(sp *servingPlan) string {
 
 // approvalHow says how gated calls reach a person under sp, and how long
 // they wait.
-func approvalHow(sp *servingPlan) (how, wait string) {
+func approvalHow(sp *plan.Serving) (how, wait string) {
 	a := sp.Approval
 	elicitWait, browserWait := a.Timeout, a.Timeout
 	if a.Timeout == 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/elicit"
+	"github.com/fisk-mcp/fisk-mcp/plan"
 )
 
 func TestApprovalSettingsThatCannotWorkAreRefused(t *testing.T) {
@@ -84,13 +85,13 @@ func TestAWaitInTheBrowserLongerThanClientsWaitIsWarnedAbout(t *testing.T) {
 
 func TestTheStartupLineSaysHowGatedCallsAreApproved(t *testing.T) {
 	cases := []struct {
-		sp        servingPlan
+		sp        plan.Serving
 		how, wait string
 	}{
-		{servingPlan{}, "clients that cannot ask are refused", "2m0s"},
-		{servingPlan{Approval: elicit.Options{Mode: elicit.ModeBrowser}}, "a page opened in this machine's browser", "50s"},
-		{servingPlan{Approval: elicit.Options{Mode: elicit.ModeBrowser, Timeout: 30 * time.Second}, ApproverToken: "x"}, "/approvals", "30s"},
-		{servingPlan{Approval: elicit.Options{Mode: elicit.ModeElicitOrBrowser}}, "a decline through the client is final", "2m0s through the client, 50s in the browser"},
+		{plan.Serving{}, "clients that cannot ask are refused", "2m0s"},
+		{plan.Serving{Approval: elicit.Options{Mode: elicit.ModeBrowser}}, "a page opened in this machine's browser", "50s"},
+		{plan.Serving{Approval: elicit.Options{Mode: elicit.ModeBrowser, Timeout: 30 * time.Second}, ApproverToken: "x"}, "/approvals", "30s"},
+		{plan.Serving{Approval: elicit.Options{Mode: elicit.ModeElicitOrBrowser}}, "a decline through the client is final", "2m0s through the client, 50s in the browser"},
 	}
 	for _, c := range cases {
 		how, wait := approvalHow(&c.sp)

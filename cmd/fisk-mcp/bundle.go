@@ -8,6 +8,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/bundle"
 	"github.com/fisk-mcp/fisk-mcp/clients"
+	"github.com/fisk-mcp/fisk-mcp/plan"
 )
 
 func (c *cli) registerBundle(app *fisk.Application) {
@@ -16,25 +17,25 @@ func (c *cli) registerBundle(app *fisk.Application) {
 	cmd.Flag("output", "The bundle to write, NAME.mcpb").Short('o').Required().PlaceHolder("NAME.mcpb").StringVar(&c.bundleOut)
 	cmd.Flag("installed-apps", "Refer to each APP at its absolute path instead of copying it: for apps installed at the same path where the bundle runs").UnNegatableBoolVar(&c.bundleInstalled)
 	cmd.Flag("bundle-version", "The bundle's semantic version (default: the single app's version)").PlaceHolder("X.Y.Z").StringVar(&c.bundleVersion)
-	c.bundle.register(cmd)
+	c.bundle.Register(cmd)
 }
 
 // runBundle writes the bundle of the settings as given: the command line
 // is rendered before anything is merged into it, as config does.
 func (c *cli) runBundle(*fisk.ParseContext) error {
 	p := c.bundle
-	args, err := p.set.Args()
+	args, err := p.Args()
 	if err == nil {
-		err = p.load()
+		err = p.Load()
 	}
 	switch {
 	case err != nil:
 		return err
-	case p.configFile != "":
+	case p.ConfigFile != "":
 		return errors.New("--config: a bundle carries its settings as flags, and a configuration file would stay on this machine; give the settings as flags")
-	case len(p.Serving.searchRequests) > 0:
+	case len(p.Serving.SearchRequestFiles) > 0:
 		return errors.New("--search-requests: a bundle carries its settings as flags, and the file of requests would stay on this machine; serve it with fisk-mcp config claude-desktop instead, or leave it out")
-	case p.Serving.HTTP.Addr != "" || p.Serving.stateKeyFile != "":
+	case p.Serving.HTTP.Addr != "" || p.Serving.StateKeyFile != "":
 		//lint:ignore ST1005 the message begins with the client's name
 		return errors.New("Claude Desktop starts a bundle's server over stdio, one process of its own: drop --http and --state-key-file")
 	}
@@ -42,17 +43,17 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 	if p.Serving.Server.Name == "" {
 		spec.ServeArgs = append(spec.ServeArgs, "--name="+spec.Name)
 	}
-	l := newLoader(p)
+	l := plan.NewLoader(p)
 	if err := spec.ForHost(p.Apps, c.bundleInstalled); err != nil {
 		return err
 	} else if spec.Server, err = c.executable(); err != nil {
 		return fmt.Errorf("locating the fisk-mcp binary: %w; run fisk-mcp by its path", err)
-	} else if err := spec.Load(c.ctx, l.apps, l.policy, l.env.For(nil)); err != nil {
+	} else if err := spec.Load(c.ctx, l.Apps, l.Policy, l.Env.For(nil)); err != nil {
 		return err
 	}
 	// A bundle is Claude Desktop's, which cannot ask: its gated tools are
 	// approved in the browser, as its configuration would have them.
-	approval := clients.AdviseApproval("claude-desktop", spec.Gated(), string(p.Serving.Approval.Mode), p.set.Chosen("approval"))
+	approval := clients.AdviseApproval("claude-desktop", spec.Gated(), string(p.Serving.Approval.Mode), p.Chosen("approval"))
 	spec.ServeArgs = approval.Apply(spec.ServeArgs)
 	if err := bundle.WriteFile(c.bundleOut, spec); err != nil {
 		return err

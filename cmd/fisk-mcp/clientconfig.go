@@ -10,6 +10,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/clients"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/plan"
 	"github.com/fisk-mcp/fisk-mcp/server"
 )
 
@@ -20,15 +21,15 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	p := c.config
 	// Render the command line before the configuration file is merged in:
 	// the file is passed by path, and its values must not be repeated.
-	args, err := p.set.Args()
+	args, err := p.Args()
 	if err != nil {
 		return err
 	}
-	apps, err := exposure.AbsoluteApps(p.appArgs)
+	apps, err := exposure.AbsoluteApps(p.AppArgs)
 	if err != nil {
 		return err
 	}
-	if err := p.load(); err != nil {
+	if err := p.Load(); err != nil {
 		return err
 	}
 	if p.Serving.HTTP.Addr != "" {
@@ -47,9 +48,9 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	}
 	served, gated := c.countServed(p, env)
 	advice := clients.Advise(c.client, served, clients.Deferral{
-		Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.set.Chosen("defer"),
+		Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.Chosen("defer"),
 	})
-	approval := clients.AdviseApproval(c.client, gated, string(p.Serving.Approval.Mode), p.set.Chosen("approval"))
+	approval := clients.AdviseApproval(c.client, gated, string(p.Serving.Approval.Mode), p.Chosen("approval"))
 	args = approval.Apply(advice.Apply(args))
 	name := clients.ServerKey(p.Serving.Server.Name, p.Apps)
 	if p.Serving.Server.Name == "" {
@@ -90,12 +91,12 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 // does, in the environment the client adds; -1 each when the apps cannot
 // be loaded here (the client's environment may differ), which is a
 // warning: the configuration is still written.
-func (c *cli) countServed(p *plan, env map[string]string) (served, gated int) {
+func (c *cli) countServed(p *plan.Plan, env map[string]string) (served, gated int) {
 	extra := make([]string, 0, len(env))
 	for k, v := range env {
 		extra = append(extra, k+"="+v)
 	}
-	set, err := newLoader(p, extra...).load(c.ctx)
+	set, err := plan.NewLoader(p, extra...).Load(c.ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "warning: the tools to serve could not be counted, so deferral is left as set and approval is set as if some were gated: %v\n", err)
 		return -1, -1

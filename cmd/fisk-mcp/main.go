@@ -7,13 +7,12 @@
 //	fisk-mcp bundle [flags] APP... -o NAME.mcpb  write a Claude Desktop bundle
 //	fisk-mcp version
 //
-// This package is wiring only: each setting is described once (bind, in
-// settings.go) and taken from the flags and the configuration file by
-// package settings (the file read by configfile), resolved into a plan
-// whose parts are the exposure.Policy, exposure.App, server.Config and
+// This package is wiring only: package plan takes each setting from the
+// flags and the configuration file and resolves them into a plan whose
+// parts are the exposure.Policy, exposure.App, server.Config and
 // elicit.Options the work is done with, in introspect, exposure, server,
-// elicit and execrunner; clients and listing render what config and tools
-// print.
+// elicit and execrunner; this package starts and stops what the plan
+// describes, and clients and listing render what config and tools print.
 package main
 
 import (
@@ -28,6 +27,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/clients"
+	"github.com/fisk-mcp/fisk-mcp/plan"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -50,7 +50,7 @@ type cli struct {
 	ctx            context.Context
 	stdout, stderr io.Writer
 
-	serve, tools, config, bundle *plan // each command's settings
+	serve, tools, config, bundle *plan.Plan // each command's settings
 	toolsJSON                    bool
 	client                       string
 	clientEnv                    []string
@@ -63,11 +63,11 @@ type cli struct {
 
 	// dryRun stops serve after validation; tests inspect planned.
 	dryRun  bool
-	planned *plan
+	planned *plan.Plan
 }
 
 func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
-	c := &cli{ctx: ctx, executable: os.Executable, stdout: stdout, stderr: stderr, serve: newPlan(true), tools: newPlan(false), config: newPlan(true), bundle: newPlan(true)}
+	c := &cli{ctx: ctx, executable: os.Executable, stdout: stdout, stderr: stderr, serve: plan.New(true), tools: plan.New(false), config: plan.New(true), bundle: plan.New(true)}
 	app := fisk.New("fisk-mcp", "Serve the commands of fisk command-line applications as MCP tools.")
 	app.Version(buildVersion())
 	app.Writer(stdout)
@@ -77,11 +77,11 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 
 	serve := app.Command("serve", "Serve the apps' commands as MCP tools over stdio (default) or streamable HTTP").Action(c.runServe)
 	serve.HelpLong(serveHelp)
-	c.serve.register(serve)
+	c.serve.Register(serve)
 
 	tools := app.Command("tools", "Print the tools that serve would expose: name, app, behaviour, gate, tags and description").Action(c.runTools)
 	tools.Flag("json", "Print JSON for machines instead of a table").UnNegatableBoolVar(&c.toolsJSON)
-	c.tools.register(tools)
+	c.tools.Register(tools)
 
 	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
 	config.HelpLong(configHelp)
@@ -90,7 +90,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 	config.Flag("install", "Write the entry into the client's own configuration (claude-code: run claude mcp add) instead of printing it").UnNegatableBoolVar(&c.installOpts.install)
 	config.Flag("force", "With --install, replace a different server of the same name").UnNegatableBoolVar(&c.installOpts.force)
 	config.Flag("client-config", "With --install, the client's configuration file to write, instead of its documented place").PlaceHolder("FILE").StringVar(&c.installOpts.file)
-	c.config.register(config)
+	c.config.Register(config)
 	c.registerBundle(app)
 
 	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {

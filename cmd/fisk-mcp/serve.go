@@ -18,13 +18,14 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/internal/logging"
 	"github.com/fisk-mcp/fisk-mcp/listing"
 	"github.com/fisk-mcp/fisk-mcp/ownfiles"
+	"github.com/fisk-mcp/fisk-mcp/plan"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/watch"
 )
 
 func (c *cli) runServe(*fisk.ParseContext) error {
 	p := c.serve
-	if err := p.load(); err != nil {
+	if err := p.Load(); err != nil {
 		return err
 	}
 	c.planned = p
@@ -47,7 +48,7 @@ func (c *cli) runServe(*fisk.ParseContext) error {
 // the replay store and the approval page are opened, then the server is
 // built over the set and serves. Garbage collection is off until the
 // server's start-up is over (see startupGC and server.Server.StartupOver).
-func (c *cli) serveplan(p *plan, log *slog.Logger) error {
+func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 	sp := p.Serving
 	ctx := c.ctx
 	// SIGHUP is claimed before anything slow happens, so one arriving
@@ -67,10 +68,10 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 
 	restoreGC := startupGC(os.Getenv)
 	defer restoreGC()
-	l := newLoader(p)
+	l := plan.NewLoader(p)
 	var w *watch.Watcher
 	if sp.Watch {
-		w = &watch.Watcher{Paths: l.paths(), Logger: log, Signals: hup}
+		w = &watch.Watcher{Paths: l.Paths(), Logger: log, Signals: hup}
 		// The baseline is taken before the first load, so a binary
 		// replaced while it runs is reloaded once the watcher starts.
 		w.Baseline = w.Snapshot()
@@ -86,7 +87,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 	}
 	loaded := make(chan loadResult, 1)
 	go func() {
-		set, err := l.load(loadCtx)
+		set, err := l.Load(loadCtx)
 		loaded <- loadResult{set, err}
 	}()
 	failed := func(err error) error {
@@ -102,7 +103,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 		return err
 	}
 
-	replay, closeStore, err := natsstore.OpenSetting(ctx, sp.replayStore, sp.Replay, log)
+	replay, closeStore, err := natsstore.OpenSetting(ctx, sp.ReplayStore, sp.Replay, log)
 	if err != nil {
 		return failed(err)
 	}
@@ -150,7 +151,7 @@ func (c *cli) serveplan(p *plan, log *slog.Logger) error {
 }
 
 // newServer builds the server and its approval gate from the plan.
-func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*server.Server, error) {
+func newServer(p *plan.Plan, l plan.Loader, set *exposure.ToolSet, log *slog.Logger) (*server.Server, error) {
 	cfg, err := serverConfig(p, l, log)
 	if err != nil {
 		return nil, err
@@ -160,9 +161,9 @@ func newServer(p *plan, l loader, set *exposure.ToolSet, log *slog.Logger) (*ser
 
 // serverConfig is the server's configuration, its approval gate
 // included, from the plan.
-func serverConfig(p *plan, l loader, log *slog.Logger) (server.Config, error) {
+func serverConfig(p *plan.Plan, l plan.Loader, log *slog.Logger) (server.Config, error) {
 	sp := p.Serving
-	secrets := l.env.Secrets()
+	secrets := l.Env.Secrets()
 	if sp.HTTP.Token != "" {
 		secrets = append(secrets, sp.HTTP.Token)
 	}
@@ -175,13 +176,13 @@ func serverConfig(p *plan, l loader, log *slog.Logger) (server.Config, error) {
 	if err != nil {
 		return server.Config{}, err
 	}
-	cfg.Version, cfg.Env, cfg.Redactor, cfg.Gate, cfg.Logger = buildVersion(), l.env, execrunner.NewRedactor(secrets...), gate, log
+	cfg.Version, cfg.Env, cfg.Redactor, cfg.Gate, cfg.Logger = buildVersion(), l.Env, execrunner.NewRedactor(secrets...), gate, log
 	return cfg, nil
 }
 
 // serveHTTP binds the address, calls started with the bound address, and
 // serves streamable HTTP until ctx ends.
-func serveHTTP(ctx context.Context, p *plan, srv *server.Server, started func(addr string)) error {
+func serveHTTP(ctx context.Context, p *plan.Plan, srv *server.Server, started func(addr string)) error {
 	hc := p.Serving.HTTP
 	hs, err := srv.ListenHTTP(hc)
 	if err != nil {
@@ -205,13 +206,13 @@ func serveHTTP(ctx context.Context, p *plan, srv *server.Server, started func(ad
 // it returns, since the client leaving stdio ends serving without ending
 // ctx, and a binary that hangs when introspected would otherwise outlive
 // the server.
-func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server.Server, log *slog.Logger) (stop func()) {
+func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *server.Server, log *slog.Logger) (stop func()) {
 	if w == nil {
 		return func() {}
 	}
-	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return l.reload(ctx, srv.Tools()) }
+	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return l.Reload(ctx, srv.Tools()) }
 	w.Publish = func(set *exposure.ToolSet) {
-		listing.WarnEmptyApps(log, set, l.apps)
+		listing.WarnEmptyApps(log, set, l.Apps)
 		srv.Publish(set)
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -220,7 +221,7 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l loader, srv *server
 		defer close(done)
 		w.Run(ctx)
 	}()
-	log.Info("watching the apps for changes; SIGHUP reloads at once", "apps", l.paths())
+	log.Info("watching the apps for changes; SIGHUP reloads at once", "apps", l.Paths())
 	return func() {
 		cancel()
 		<-done

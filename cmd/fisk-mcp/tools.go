@@ -7,28 +7,29 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/listing"
+	"github.com/fisk-mcp/fisk-mcp/plan"
 	"github.com/fisk-mcp/fisk-mcp/server"
 )
 
 func (c *cli) runTools(*fisk.ParseContext) error {
 	p := c.tools
-	if err := p.load(); err != nil {
+	if err := p.Load(); err != nil {
 		return err
 	}
 	c.planned = p
 	if c.dryRun {
 		return nil
 	}
-	l := newLoader(p)
-	set, err := l.load(c.ctx)
+	l := plan.NewLoader(p)
+	set, err := l.Load(c.ctx)
 	if err != nil {
 		return err
 	}
 	for _, w := range set.Warnings() {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
-	listings := listing.Tools(set, l.apps)
-	env := listing.Environment(set, l.apps, l.env)
+	listings := listing.Tools(set, l.Apps)
+	env := listing.Environment(set, l.Apps, l.Env)
 	deferral, err := listing.Weigh(c.ctx, server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold}, set)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package plan
 
 import (
 	"bytes"
@@ -22,10 +22,9 @@ var configSchemaJSON []byte
 // fileConfig is the decoded configuration file: the values of the settings
 // it sets, in a plan of their own, and its apps.
 type fileConfig struct {
-	values *plan         // with the serving part, whatever the command
+	values *Plan         // with the serving part, whatever the command
 	set    *settings.Set // values' settings; InFile says which the file sets
 	Apps   []fileApp
-	raw    []byte // the file's content, as read
 }
 
 // fileApp is one entry of apps: in the configuration file. Its selection
@@ -74,7 +73,6 @@ func loadConfigFile(path string) (*fileConfig, error) {
 		cfg.Apps[i].Path = rel(cfg.Apps[i].Path)
 	}
 	cfg.set.RelativeTo(dir)
-	cfg.raw = raw
 	return cfg, nil
 }
 
@@ -99,7 +97,7 @@ func decodeConfig(js []byte) (*fileConfig, error) {
 	if err := json.Unmarshal(js, &doc); err != nil {
 		return nil, err
 	}
-	values := newPlan(true)
+	values := New(true)
 	cfg := &fileConfig{values: values, set: values.set}
 	if raw, ok := doc["apps"]; ok {
 		dec := json.NewDecoder(bytes.NewReader(raw))
@@ -122,7 +120,7 @@ func normalizeConfig(doc any) error {
 	if !ok {
 		return nil // the schema reports the wrong type
 	}
-	set := newPlan(true).set
+	set := New(true).set
 	if err := set.Normalize(top, ""); err != nil {
 		return err
 	}

@@ -1,14 +1,30 @@
-package main
+// Package plan turns fisk-mcp's settings into the values the work is done
+// with. Each setting is described once (settings.go), taken from a flag or
+// from the configuration file (read against config.schema.json by package
+// configfile), and checked with every other; what needs work is derived
+// there too: compiled expressions, absolute app paths, the tokens, the
+// state key, the requests search_tools also matches. It is the one place
+// where a setting becomes a value, so serve, tools, config and bundle
+// cannot read a setting differently, and nothing is started until the
+// whole plan is accepted: every problem is reported at once, before
+// anything runs. A [Loader] then builds the tool set from a plan, the
+// same way at start-up and on every reload.
+//
+// The package deliberately starts nothing and prints nothing: it opens no
+// store, listens on no address, asks no one. Starting the server, the
+// watcher and the approval page, and printing what the commands print, is
+// the wiring of cmd/fisk-mcp, which acts on an accepted [Plan].
+package plan
 
 import (
 	"errors"
 	"fmt"
-	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"slices"
 	"strings"
 
 	"github.com/choria-io/fisk"
 
+	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
@@ -18,13 +34,12 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/settings"
 )
 
-// plan is what serve, tools and config act on, in the types of the
-// packages that act on it. The flags fill it (see bind), the configuration
-// file fills what they did not set (see settings.Set.Merge), and resolve
-// checks the whole of it and derives what needs work: compiled
-// expressions, absolute app paths, the token and the state key. Nothing is
-// started until resolve has accepted it.
-type plan struct {
+// Plan is what serve, tools, config and bundle act on, in the types of
+// the packages that act on it. The flags fill it (see bind), the
+// configuration file fills what they did not set (see settings.Set.Merge),
+// and Load checks the whole of it and derives what needs work. Nothing is
+// started until Load has accepted it.
+type Plan struct {
 	Policy              exposure.Policy
 	Apps                []exposure.App
 	ScrubEnv, KeepEnv   []string
@@ -33,75 +48,93 @@ type plan struct {
 	// hands them to the server, tools and config judge a set by them.
 	Defer          server.DeferMode
 	DeferThreshold int
-	Serving        *servingPlan // nil for tools
+	Serving        *Serving // nil for tools
 
-	// The settings resolve turns into the values above.
-	configFile       string
-	configRaw        []byte   // configFile's content, as load read it
-	appArgs          []string // PATH or PREFIX=PATH
+	// ConfigFile is --config, and AppArgs the APP arguments (PATH or
+	// PREFIX=PATH), as given: config and bundle pass them on.
+	ConfigFile string
+	AppArgs    []string
+
+	// The settings Load turns into the values above.
 	include, exclude []string // compiled into Policy
 	globalFlags      []string // added to every app's Globals
 
 	set *settings.Set // p's settings, bound to its fields (see bind)
 }
 
-// servingPlan is the part only a running server needs.
-type servingPlan struct {
+// Serving is the part only a running server needs.
+type Serving struct {
 	Server   server.Config     // Name, Instructions, Concurrency, Timeout and RawOutput
 	HTTP     server.HTTPConfig // Addr "" serves stdio; Token from tokenFile or the environment
-	Approval elicit.Options    // Timeout, and Key from stateKeyFile
+	Approval elicit.Options    // Timeout, and Key from StateKeyFile
 	Watch    bool
 
-	// Replay configures the NATS replay store, used when replayStore is
-	// not natsstore.Memory.
-	Replay natsstore.Config
+	// ReplayStore is --replay-store: natsstore.Memory, or the URL of the
+	// NATS server Replay configures.
+	ReplayStore string
+	Replay      natsstore.Config
 
 	// ApproverToken is the token of the /approvals page (HTTP only), from
 	// approverTokenFile; Opener opens the local approval page, nil for
 	// the platform's own.
 	ApproverToken string
 	Opener        []string
+	TokenFromFile bool // HTTP.Token came from --token-file, not the environment
 
-	tokenFile, stateKeyFile, replayStore string
-	approvalOpener, approverTokenFile    string
-	searchRequests                       []string // read into Server.SearchRequests
-	TokenFromFile                        bool
+	// StateKeyFile and SearchRequestFiles are the files the state key and
+	// Server.SearchRequests were read from; bundle refuses them.
+	StateKeyFile       string
+	SearchRequestFiles []string
+
+	tokenFile, approvalOpener, approverTokenFile string
 }
 
-// newPlan returns an empty plan; serving says whether it has the serving
-// settings (serve and config) or not (tools).
-func newPlan(serving bool) *plan {
-	p := &plan{}
+// New returns an empty plan; serving says whether it has the serving
+// settings (serve, config and bundle) or not (tools).
+func New(serving bool) *Plan {
+	p := &Plan{}
 	if serving {
-		p.Serving = &servingPlan{}
+		p.Serving = &Serving{}
 	}
 	p.set = p.bind()
 	return p
 }
 
-// register adds p's settings to cmd as flags, then the APP arguments.
-func (p *plan) register(cmd *fisk.CmdClause) {
+// Register adds p's settings to cmd as flags, then the APP arguments.
+func (p *Plan) Register(cmd *fisk.CmdClause) {
 	p.set.Register(cmd)
-	cmd.Arg("app", "fisk binaries to serve: PATH, or PREFIX=PATH to prefix the app's tool names").StringsVar(&p.appArgs)
+	cmd.Arg("app", "fisk binaries to serve: PATH, or PREFIX=PATH to prefix the app's tool names").StringsVar(&p.AppArgs)
 }
 
-// load merges the configuration file into p and resolves the result.
-func (p *plan) load() error {
+// Args renders the settings given on the command line as arguments, file
+// paths made absolute (see settings.Set.Args), for a client's
+// configuration or a bundle to pass to serve. Called before Load, it
+// leaves out what the configuration file sets: the file is passed by path.
+func (p *Plan) Args() ([]string, error) { return p.set.Args() }
+
+// Chosen reports whether the single-valued setting of that name (the
+// flag's, without dashes) was set on the command line or by the file,
+// rather than left at its default.
+func (p *Plan) Chosen(name string) bool { return p.set.Chosen(name) }
+
+// Load merges the configuration file into p and checks the whole of it,
+// completing it; every problem is reported at once, each saying what to
+// do.
+func (p *Plan) Load() error {
 	f := &fileConfig{}
-	if p.configFile != "" {
+	if p.ConfigFile != "" {
 		var err error
-		if f, err = loadConfigFile(p.configFile); err != nil {
+		if f, err = loadConfigFile(p.ConfigFile); err != nil {
 			return err
 		}
-		p.set.Merge(f.set, p.configFile)
-		p.configRaw = f.raw
+		p.set.Merge(f.set, p.ConfigFile)
 	}
 	return p.resolve(f.Apps)
 }
 
 // resolve validates p and completes it; fileApps are the apps of the
 // configuration file. Every error says what to do.
-func (p *plan) resolve(fileApps []fileApp) error {
+func (p *Plan) resolve(fileApps []fileApp) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
@@ -132,11 +165,11 @@ func (p *plan) resolve(fileApps []fileApp) error {
 }
 
 // resolveApps fills p.Apps from the file's apps, then the APP arguments.
-func (p *plan) resolveApps(fileApps []fileApp) []error {
+func (p *Plan) resolveApps(fileApps []fileApp) []error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	specs := slices.Clone(fileApps)
-	for _, arg := range p.appArgs {
+	for _, arg := range p.AppArgs {
 		a, err := exposure.ParseApp(arg)
 		if err != nil {
 			fail("%v", err)
@@ -182,7 +215,7 @@ func (p *plan) resolveApps(fileApps []fileApp) []error {
 	return errs
 }
 
-func (p *plan) resolveServing() error {
+func (p *Plan) resolveServing() error {
 	sp := p.Serving
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -233,22 +266,22 @@ func (p *plan) resolveServing() error {
 			errs = append(errs, err)
 		}
 	}
-	if sp.stateKeyFile != "" {
-		key, err := elicit.LoadKey(sp.stateKeyFile)
+	if sp.StateKeyFile != "" {
+		key, err := elicit.LoadKey(sp.StateKeyFile)
 		if err != nil {
-			fail("%s: %v; create one with: openssl rand -hex 32 > %s", p.set.Named("state-key-file"), err, sp.stateKeyFile)
+			fail("%s: %v; create one with: openssl rand -hex 32 > %s", p.set.Named("state-key-file"), err, sp.StateKeyFile)
 		}
 		sp.Approval.Key = key
 	}
-	if len(sp.searchRequests) > 0 {
+	if len(sp.SearchRequestFiles) > 0 {
 		sp.Server.SearchRequests = catalog.Requests{}
-		for i, path := range sp.searchRequests {
+		for i, path := range sp.SearchRequestFiles {
 			if err := readSearchRequests(p.set.Item("search-requests")(i), path, sp.Server.SearchRequests); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
-	errs = append(errs, natsstore.CheckSetting(sp.replayStore, &sp.Replay, p.set.Named)...)
+	errs = append(errs, natsstore.CheckSetting(sp.ReplayStore, &sp.Replay, p.set.Named)...)
 	errs = append(errs, p.resolveApproval()...)
 	return errors.Join(errs...)
 }

@@ -1,4 +1,4 @@
-package main
+package plan
 
 import (
 	"encoding/json"
@@ -37,7 +37,7 @@ func TestConfigSchemaDescribesEverySetting(t *testing.T) {
 		return p.Type
 	}
 	keys := map[string]bool{"apps": true}
-	for _, s := range newPlan(true).set.List {
+	for _, s := range New(true).set.List {
 		if s.FlagOnly {
 			continue
 		}
@@ -65,13 +65,13 @@ func TestConfigSchemaDescribesEverySetting(t *testing.T) {
 // TestToolsCarriesTheSelectionAndServeEverySetting: a setting is described
 // once, and each command carries the part it acts on.
 func TestToolsCarriesTheSelectionAndServeEverySetting(t *testing.T) {
-	names := func(p *plan) (out []string) {
+	names := func(p *Plan) (out []string) {
 		for _, s := range p.set.List {
 			out = append(out, s.Name)
 		}
 		return out
 	}
-	all, selection := names(newPlan(true)), names(newPlan(false))
+	all, selection := names(New(true)), names(New(false))
 	if !slices.Equal(all[:len(selection)], selection) || slices.Contains(selection, "http") || !slices.Contains(all, "http") {
 		t.Errorf("serve %v\ntools %v", all, selection)
 	}

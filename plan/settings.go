@@ -1,4 +1,4 @@
-package main
+package plan
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ import (
 // config), then what only a running server needs. Adding a setting is one
 // entry here and its line in config.schema.json (a test keeps the two in
 // step).
-func (p *plan) bind() *settings.Set {
+func (p *Plan) bind() *settings.Set {
 	list := []*settings.Setting{
-		{Name: "config", PlaceHolder: "FILE", Path: true, FlagOnly: true, Value: &p.configFile,
+		{Name: "config", PlaceHolder: "FILE", Path: true, FlagOnly: true, Value: &p.ConfigFile,
 			Help: "YAML file with the same settings: keys are the flag names with _ (confirm_tag, token_file, ...), lists for repeatable flags, and apps: [{path, prefix, global_flag, include, exclude, include_tag, exclude_tag}] whose selection applies to that app only; relative paths in it are relative to the file, and an app path without a slash is looked up in PATH; flags override it and repeatable flags add to it"},
 		{Name: "include", PlaceHolder: "REGEX", Singular: true, Value: &p.include,
 			Help: "Serve only tools whose name matches this regular expression (repeatable; any match keeps a tool)"},
@@ -94,13 +94,13 @@ func (p *plan) bind() *settings.Set {
 				Help: "Instructions for the model, sent to clients at initialization"},
 			{Name: "output-schema", Value: &sp.Server.OutputSchema,
 				Help: "Advertise the command result's JSON schema as every command tool's outputSchema; off by default, since models never see it and some clients compile a validator per tool on every tools/list (results carry structuredContent either way)"},
-			{Name: "search-requests", PlaceHolder: "FILE", Path: true, Singular: true, Value: &sp.searchRequests,
+			{Name: "search-requests", PlaceHolder: "FILE", Path: true, Singular: true, Value: &sp.SearchRequestFiles,
 				Help: "YAML or JSON file of what people ask of an application's commands in their own words, which search_tools also matches (repeatable): application: NAME (the name it gives itself, such as nats) and commands: {COMMAND PATH: [REQUEST, ...]}, a path without the application's name (stream ls); nats's are built in"},
 			{Name: "watch", Value: &sp.Watch,
 				Help: "Reload the tools when an app binary changes or on SIGHUP; clients are told the list changed"},
-			{Name: "state-key-file", PlaceHolder: "FILE", Path: true, Value: &sp.stateKeyFile,
+			{Name: "state-key-file", PlaceHolder: "FILE", Path: true, Value: &sp.StateKeyFile,
 				Help: "File holding the key that signs approval state, hex (openssl rand -hex 32) or raw random bytes; share it between replicas behind one load balancer; default: a random key per process"},
-			{Name: "replay-store", PlaceHolder: "URL", Default: natsstore.Memory, Value: &sp.replayStore,
+			{Name: "replay-store", PlaceHolder: "URL", Default: natsstore.Memory, Value: &sp.ReplayStore,
 				Help: "Where the record of used approvals is kept, so that each approval runs at most once: memory (this process only; states issued before it started are refused) or nats://HOST:PORT, a NATS JetStream server shared by every replica with one --state-key-file; when the store cannot be reached approvals are refused and ungated tools still work. Its account must not be reachable by the served tools"},
 			{Name: "replay-store-bucket", PlaceHolder: "NAME", Default: natsstore.DefaultBucket, Value: &sp.Replay.Bucket,
 				Help: "JetStream key-value bucket of the replay store, created (file storage, per-key TTL) when absent"},
