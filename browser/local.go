@@ -38,6 +38,11 @@ type LocalOptions struct {
 	// Now is the clock for deadlines, time left and the hold; nil means
 	// time.Now.
 	Now func() time.Time
+	// PendingPerClient and PendingTotal bound the approvals waiting, for
+	// one client (Request.Caller) and in all; an Ask over either is
+	// refused at once with *elicit.TooManyWaiting. 0 means
+	// DefaultPendingPerClient and DefaultPendingTotal.
+	PendingPerClient, PendingTotal int
 }
 
 // Local asks on the person's own machine: a page on a loopback listener,
@@ -53,6 +58,8 @@ type Local struct {
 	// onHold, when set (by tests), is called as an Approve is held.
 	onHold func()
 
+	waiting waiting
+
 	mu       sync.Mutex
 	site     *site // nil while nothing is pending
 	shutdown bool
@@ -61,7 +68,8 @@ type Local struct {
 
 // NewLocal returns a Local with o's settings.
 func NewLocal(o LocalOptions) *Local {
-	l := &Local{open: o.Open, log: o.Logger, hold: o.Hold, now: o.Now, grace: defaultGrace, tick: time.Second}
+	l := &Local{open: o.Open, log: o.Logger, hold: o.Hold, now: o.Now, grace: defaultGrace, tick: time.Second,
+		waiting: waiting{perClient: o.PendingPerClient, total: o.PendingTotal}}
 	if l.open == nil {
 		l.open = DefaultOpener()
 	}
@@ -83,7 +91,9 @@ const maxID = 128
 
 // Ask shows r on a page of its own and blocks until the person decides,
 // the page is closed or its ticket reused, r.Deadline passes (TimedOut) or
-// ctx ends (Cancelled). An error means the page could not be shown.
+// ctx ends (Cancelled). An error means the page could not be shown, or
+// (*elicit.TooManyWaiting) that as many approvals as the bounds allow are
+// waiting already.
 func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !ident.Valid(r.ID, maxID) {
 		return "", fmt.Errorf("approval ID %.64q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
@@ -91,6 +101,10 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !r.Deadline.IsZero() && !l.now().Before(r.Deadline) {
 		return TimedOut, nil
 	}
+	if err := l.waiting.take(r.Caller); err != nil {
+		return "", err
+	}
+	defer l.waiting.release(r.Caller)
 	s, a, err := l.register(r)
 	if err != nil {
 		return "", err

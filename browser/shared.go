@@ -44,6 +44,11 @@ type SharedOptions struct {
 	// own host, from which a sign-in or a decision may come: the public
 	// origin of a proxy in front that passes on a Host of its own.
 	Origins []string
+	// PendingPerClient and PendingTotal bound the approvals waiting
+	// through this replica, for one client (Request.Caller) and in all;
+	// an Ask over either is refused at once with *elicit.TooManyWaiting.
+	// 0 means DefaultPendingPerClient and DefaultPendingTotal.
+	PendingPerClient, PendingTotal int
 }
 
 // Shared is the approvals page of a shared HTTP server: every approval
@@ -59,6 +64,7 @@ type Shared struct {
 	sessions sessions
 	guesses  *httpguard.Limiter // wrong approver tokens, by client address
 	origins  map[string]bool    // SharedOptions.Origins
+	waiting  waiting
 }
 
 // NewShared checks o and returns the page.
@@ -70,7 +76,7 @@ func NewShared(o SharedOptions) (*Shared, error) {
 		return nil, errors.New("the approvals page needs a store of pending approvals")
 	}
 	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token),
-		guesses: httpguard.NewLimiter(httpguard.LimiterOptions{Now: o.Now})}
+		guesses: httpguard.NewLimiter(httpguard.LimiterOptions{Now: o.Now}), waiting: waiting{perClient: o.PendingPerClient, total: o.PendingTotal}}
 	if o.Base == "" {
 		s.base = "/approvals"
 	}
@@ -113,11 +119,17 @@ var errDeadline = errors.New("approval deadline passed")
 
 // Ask puts r in the Store, waits until it is decided on any replica's
 // page, its deadline passes (TimedOut) or ctx ends (Cancelled), and
-// deletes it. An error means the Store failed.
+// deletes it. An error means the Store failed, or (*elicit.TooManyWaiting)
+// that as many approvals as the bounds allow are waiting through this
+// replica already.
 func (s *Shared) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !ident.Valid(r.ID, maxID) {
 		return "", fmt.Errorf("approval ID %.64q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
 	}
+	if err := s.waiting.take(r.Caller); err != nil {
+		return "", err
+	}
+	defer s.waiting.release(r.Caller)
 	if err := s.store.Put(ctx, Pending{Request: r, Created: s.now()}); err != nil {
 		return "", fmt.Errorf("recording the approval of %s for the approvals page: %w", r.Tool, err)
 	}
