@@ -75,9 +75,9 @@ addEventListener("pagehide",function(){if(!sent&&!done){navigator.sendBeacon(bas
 })();
 `
 
-// pages are parsed when a page is first rendered, not when the process
+// templates are parsed when a page is first rendered, not when the process
 // starts: most starts never show one, and a client waits for the start.
-var pages = sync.OnceValue(func() *template.Template {
+var templates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("pages").Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -107,6 +107,7 @@ var pages = sync.OnceValue(func() *template.Template {
 
 {{define "list"}}{{template "head" .}}<meta http-equiv="refresh" content="5"></head><body><main>
 <h1>Pending approvals</h1>
+{{with .Pages}}<p id="count">{{.Total}} waiting{{if gt .Last 1}}; page {{.Page}} of {{.Last}}, {{.Size}} a page, oldest first{{end}}.</p>{{end}}
 {{range .Items}}<section id="p-{{.Req.ID}}">
 {{template "fields" .}}
 <form method="post" action="{{$.Action}}">
@@ -115,6 +116,7 @@ var pages = sync.OnceValue(func() *template.Template {
 <button class="deny" name="decision" value="deny">Deny</button>
 </form></section>
 {{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
+{{with .Pages}}{{if gt .Last 1}}<nav>{{if .Prev}}<a id="prev" href="{{.Prev}}">Previous page</a> {{end}}{{if .Next}}<a id="next" href="{{.Next}}">Next page</a>{{end}}</nav>{{end}}{{end}}
 <form method="post" action="{{.SignOut}}"><input type="hidden" name="csrf" value="{{.CSRF}}"><button id="logout">Sign out</button></form>
 <script nonce="{{.Nonce}}">{{.Script}}</script>
 </main></body></html>{{end}}
@@ -152,6 +154,13 @@ type view struct {
 	Back    string
 	Item    item
 	Items   []item
+	Pages   *pages // the shared list's pagination
+}
+
+// pages says which part of a long list a page shows.
+type pages struct {
+	Total, Page, Last, Size int
+	Prev, Next              string // the other pages' addresses, "" at either end
 }
 
 // OutcomeText is the sentence for v.Outcome, or nothing while pending.
@@ -204,7 +213,7 @@ func render(w http.ResponseWriter, r *http.Request, log *slog.Logger, status int
 	v.Nonce, v.Style = nonceOf(r), template.CSS(style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	if err := pages().ExecuteTemplate(w, name, v); err != nil {
+	if err := templates().ExecuteTemplate(w, name, v); err != nil {
 		log.Warn("rendering the approval page", "page", name, "err", err)
 	}
 }

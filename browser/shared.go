@@ -319,13 +319,34 @@ func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
 		message(w, r, s.log, http.StatusServiceUnavailable, "Store unreachable", "The store of pending approvals cannot be read; reload in a moment.", "", "")
 		return
 	}
+	pg := s.page(len(ps), r.URL.Query().Get("page"))
 	now := s.now()
+	ps = ps[(pg.Page-1)*pg.Size : min(pg.Page*pg.Size, len(ps))]
 	items := make([]item, len(ps))
 	for i, p := range ps {
 		items[i] = newItem(p.Request, now, true)
 	}
 	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown + arming, Action: s.base + "/decide", SignOut: s.base + "/logout",
-		CSRF: s.sessions.csrf(sess), Items: items})
+		CSRF: s.sessions.csrf(sess), Items: items, Pages: pg})
+}
+
+// ListPage is how many approvals one page of the shared list shows: a
+// page's size stays bounded however many the store holds.
+const ListPage = 50
+
+// page is the page of a list of total numbered by the query's page,
+// counted from 1 and brought within the list.
+func (s *Shared) page(total int, query string) *pages {
+	n, _ := strconv.Atoi(query)
+	pg := &pages{Total: total, Size: ListPage, Last: max(1, (total+ListPage-1)/ListPage)}
+	pg.Page = min(max(n, 1), pg.Last)
+	if pg.Page > 1 {
+		pg.Prev = s.base + "?page=" + strconv.Itoa(pg.Page-1)
+	}
+	if pg.Page < pg.Last {
+		pg.Next = s.base + "?page=" + strconv.Itoa(pg.Page+1)
+	}
+	return pg
 }
 
 // pending lists the Store's approvals not past their deadline by s.now.
