@@ -70,6 +70,7 @@ function end(o,text){done=true;es.close();out.setAttribute("data-outcome",o);out
 var es=new EventSource(base+"/events");
 es.addEventListener("left",function(e){var s=Number(e.data);left.setAttribute("data-seconds",s);left.textContent=fmtLeft(s);});
 es.addEventListener("outcome",function(e){var d=JSON.parse(e.data);end(d.outcome,d.text);});
+es.addEventListener("others",function(e){var n=Number(e.data),o=document.getElementById("others");o.hidden=n<1;o.firstChild.textContent=n+(n==1?" other approval is":" other approvals are")+" waiting: see them all";});
 form.addEventListener("submit",function(){sent=true;});
 addEventListener("pagehide",function(){if(!sent&&!done){navigator.sendBeacon(base+"/closed",new URLSearchParams({csrf:csrf}));}});
 })();
@@ -101,6 +102,7 @@ var templates = sync.OnceValue(func() *template.Template {
 <button id="deny" name="decision" value="deny"{{if not .Pending}} disabled{{end}}>Deny</button>
 </form>
 <p id="outcome" role="status" data-outcome="{{.Outcome}}">{{.OutcomeText}}</p>
+<p id="others" hidden><a href="/">Other approvals are waiting: see them all</a></p>
 {{if .Pending}}<p class="note">Closing this page refuses the command.</p>
 <script nonce="{{.Nonce}}">{{.Script}}</script>{{end}}
 </main></body></html>{{end}}
@@ -118,6 +120,18 @@ var templates = sync.OnceValue(func() *template.Template {
 {{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
 {{with .Pages}}{{if gt .Last 1}}<nav>{{if .Prev}}<a id="prev" href="{{.Prev}}">Previous page</a> {{end}}{{if .Next}}<a id="next" href="{{.Next}}">Next page</a>{{end}}</nav>{{end}}{{end}}
 <form method="post" action="{{.SignOut}}"><input type="hidden" name="csrf" value="{{.CSRF}}"><button id="logout">Sign out</button></form>
+<script nonce="{{.Nonce}}">{{.Script}}</script>
+</main></body></html>{{end}}
+
+{{define "home"}}{{template "head" .}}</head><body><main>
+<h1>Pending approvals</h1>
+{{with .Pages}}<p id="count" data-pending="{{.Total}}">{{.Total}} waiting, oldest first{{if gt .Total .Size}}; the first {{.Size}} are shown{{end}}. Each is approved on its own page.</p>{{end}}
+{{range .Items}}<section id="p-{{.Req.ID}}">
+{{template "fields" .}}
+{{if .Opened}}<p><a class="open" href="/a/{{.Req.ID}}">Go to its page</a></p>
+{{else}}<form method="post" action="/a/{{.Req.ID}}/open"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button class="open">Open its page</button></form>{{end}}
+</section>
+{{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
 <script nonce="{{.Nonce}}">{{.Script}}</script>
 </main></body></html>{{end}}
 
@@ -172,6 +186,7 @@ type item struct {
 	Req     Request
 	Seconds int
 	Left    string
+	Opened  bool // on the local list: its page was opened
 	list    bool
 }
 
