@@ -24,7 +24,9 @@
 //
 // It deliberately decides nothing by itself: timing out an approval past
 // its deadline is the asker's (List only hides it). It does not bound how
-// many approvals the bucket holds: the account's JetStream limits do.
+// many approvals the bucket holds: each replica's asker bounds those
+// waiting through it (browser.SharedOptions), the account's JetStream
+// limits the rest.
 package natspending
 
 import (
