@@ -54,6 +54,13 @@
 // address (no DNS rebinding); the page cannot be framed, loads nothing
 // from elsewhere and runs only its own nonce-tagged script.
 //
+// The exchange also gives a list cookie (Path /, HttpOnly, SameSite=Strict)
+// that opens the list of what is pending and, from it, the page of an
+// approval nobody opened yet, as that approval's ticket would; opening it
+// a second time is a second use. A second use of the ticket that gave the
+// list cookie cancels, besides its own approval, those opened from that
+// list, and the cookie opens nothing more: whoever was first may hold it.
+//
 // A process of another user can read the ticket from /proc too, and race
 // the browser to it. It gets nothing: the listener serves only
 // connections whose socket belongs to the user fisk-mcp runs as (the
