@@ -102,7 +102,7 @@ var templates = sync.OnceValue(func() *template.Template {
 <button id="deny" name="decision" value="deny"{{if not .Pending}} disabled{{end}}>Deny</button>
 </form>
 <p id="outcome" role="status" data-outcome="{{.Outcome}}">{{.OutcomeText}}</p>
-<p id="others" hidden><a href="/">Other approvals are waiting: see them all</a></p>
+<p id="others" hidden><a href="/" target="_blank" rel="noopener">Other approvals are waiting: see them all</a></p>
 {{if .Pending}}<p class="note">Closing this page refuses the command.</p>
 <script nonce="{{.Nonce}}">{{.Script}}</script>{{end}}
 </main></body></html>{{end}}
