@@ -69,6 +69,9 @@ func TestBrowserModeAsksInTheBrowserNeverThroughTheClient(t *testing.T) {
 			if !strings.Contains(got.Client, "test-client v0.0.1") {
 				t.Errorf("shown client %q does not name the client", got.Client)
 			}
+			if len(got.Caller) != 64 || strings.Contains(got.Caller, "session") {
+				t.Errorf("caller %q, want a digest of the client's identity for the page's bounds", got.Caller)
+			}
 			if d := f.last(); d.Code != CodeApproved || d.Via != viaBrowser || d.Nonce != got.ID {
 				t.Errorf("decision = %+v, want approved via the browser with the approval's id", d)
 			}
