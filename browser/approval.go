@@ -19,6 +19,10 @@ type approval struct {
 
 	streams int         // open event streams of the page
 	grace   *time.Timer // counts down to Closed while no stream is open
+
+	grant   string    // the list cookie its ticket's exchange gave; "" before
+	via     *approval // whose list cookie opened its page; nil for its own ticket
+	openErr error     // the opener's failure, when launched by another call
 }
 
 // Secrets are 256 bits, as the ticket must be.
@@ -51,8 +55,9 @@ const (
 	ticketEnded                      // a's ticket, but a has ended already
 )
 
-// useTicket judges a presented ticket.
-func (l *Local) useTicket(a *approval, t string) ticketUse {
+// useTicket judges a presented ticket. Its first use also gives the list
+// cookie (a.grant), which opens the list of what is pending.
+func (l *Local) useTicket(s *site, a *approval, t string) ticketUse {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
@@ -62,10 +67,47 @@ func (l *Local) useTicket(a *approval, t string) ticketUse {
 		return ticketEnded
 	case a.exchanged.IsZero():
 		a.exchanged = l.now()
+		a.grant = secret(secretBytes)
+		s.grants[a.grant] = a
 		return ticketExchanged
 	}
-	l.finish(a, Reused)
+	l.reusedLocked(s, a)
 	return ticketReused
+}
+
+// openFromList is opening a's page from the list, which the list cookie
+// of approval g opened: the same as the first use of a's ticket, and a
+// second opening is a second use.
+func (l *Local) openFromList(s *site, g, a *approval) ticketUse {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case s.grants[g.grant] != g:
+		return ticketWrong // revoked meanwhile
+	case a.outcome != "":
+		return ticketEnded
+	case a.exchanged.IsZero():
+		a.exchanged, a.via = l.now(), g
+		return ticketExchanged
+	}
+	l.reusedLocked(s, a)
+	return ticketReused
+}
+
+// reusedLocked cancels a, whose ticket was used twice, and with it what
+// the list cookie its first use gave opened: whoever was first may hold
+// that cookie, and the person's browser, told a was reused, gets none to
+// reach them. l.mu is held.
+func (l *Local) reusedLocked(s *site, a *approval) {
+	l.finish(a, Reused)
+	if a.grant != "" {
+		delete(s.grants, a.grant)
+	}
+	for _, b := range s.order {
+		if b.via == a {
+			l.finish(b, Reused)
+		}
+	}
 }
 
 // decided is what posting a decision did.
@@ -106,10 +148,11 @@ func (l *Local) decide(a *approval, o Outcome) (d decided, wait time.Duration) {
 }
 
 // streamOpened counts an event stream of a's page.
-func (l *Local) streamOpened(a *approval) {
+func (l *Local) streamOpened(s *site, a *approval) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	a.streams++
+	s.streams++
 	if a.grace != nil {
 		a.grace.Stop()
 		a.grace = nil
@@ -117,13 +160,14 @@ func (l *Local) streamOpened(a *approval) {
 }
 
 // streamClosed uncounts a stream; when none is left, pageGone.
-func (l *Local) streamClosed(a *approval) {
+func (l *Local) streamClosed(s *site, a *approval) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	a.streams--
 	if a.streams == 0 {
 		l.pageGoneLocked(a)
 	}
+	l.mu.Unlock()
+	l.siteStreamClosed(s)
 }
 
 // pageGone is the page's pagehide beacon: the page may be gone.

@@ -7,11 +7,20 @@
 //   - [Local], for a server on the person's own machine (stdio, or HTTP
 //     bound to loopback without an approver token): a loopback listener
 //     that is open only while an approval is pending, and a page opened in
-//     the person's browser through an opener command (xdg-open, open).
+//     the person's browser through an opener command (xdg-open, open). The
+//     opener runs at most once a DefaultOpenEvery and not while a page of
+//     the listener is open: that page announces the approvals that come,
+//     and the list at / shows them all, each opening its own page.
 //   - [Shared], for a shared HTTP server: the page lives under a path of
 //     the server (/approvals), lists every pending approval of the Store
-//     (shared by replicas) and is reachable only with the approver token,
-//     never with the clients' bearer token.
+//     (shared by replicas), ListPage at a time, and is reachable only with
+//     the approver token, never with the clients' bearer token.
+//
+// Both bound the approvals waiting in the process, per client
+// (DefaultPendingPerClient) and in all (DefaultPendingTotal), and refuse
+// one over at once with [elicit.TooManyWaiting]: a flood of calls from
+// one client neither buries the person's real request nor exhausts the
+// process or its store.
 //
 // Both implement [elicit.Asker]: Ask shows one [Request] and blocks until
 // the person decides, the deadline passes or the call is cancelled. Only
@@ -44,6 +53,13 @@
 // (when sent) Sec-Fetch-Site same-origin; the Host must be the listener's
 // address (no DNS rebinding); the page cannot be framed, loads nothing
 // from elsewhere and runs only its own nonce-tagged script.
+//
+// The exchange also gives a list cookie (Path /, HttpOnly, SameSite=Strict)
+// that opens the list of what is pending and, from it, the page of an
+// approval nobody opened yet, as that approval's ticket would; opening it
+// a second time is a second use. A second use of the ticket that gave the
+// list cookie cancels, besides its own approval, those opened from that
+// list, and the cookie opens nothing more: whoever was first may hold it.
 //
 // A process of another user can read the ticket from /proc too, and race
 // the browser to it. It gets nothing: the listener serves only

@@ -443,3 +443,42 @@ func jsString(s string) string {
 	b, _ := json.Marshal(s) // escapes <, >, & and the line separators too
 	return string(b)
 }
+
+// A second approval while the first's page is open launches no opener:
+// the page announces it, and the list (in a tab of the same browser)
+// opens its page, where it is approved.
+func TestChromiumALaterApprovalIsAnnouncedAndApprovedFromTheList(t *testing.T) {
+	tab := chromium.Start(t)
+	urls := make(chan string, 4)
+	l := browser.NewLocal(browser.LocalOptions{Open: openIn(t, tab)(urls), Logger: quiet, Hold: time.Millisecond})
+	t.Cleanup(func() { l.Close() })
+	ask := func(r browser.Request) *asking {
+		a := &asking{t: t, urls: urls, done: make(chan result, 1)}
+		a.run(func(ctx context.Context) (browser.Outcome, error) { return l.Ask(ctx, r) })
+		return a
+	}
+	first := ask(hostile())
+	u, err := url.Parse(first.url())
+	if err != nil {
+		t.Fatal(err)
+	}
+	chromium.WaitTrue(t, tab, `document.querySelector("#others a").textContent.startsWith("0 ")`) // the stream is connected
+	r := hostile()
+	second := ask(r)
+	chromium.WaitTrue(t, tab, `!document.getElementById("others").hidden && document.querySelector("#others a").textContent.startsWith("1 other approval is waiting")`)
+	list, _ := chromium.NewTab(t, tab)
+	if status := chromium.Navigate(t, list, u.Scheme+"://"+u.Host+"/"); status != http.StatusOK {
+		t.Fatalf("the list answered %d", status)
+	}
+	if status := chromium.Submit(t, list, "#p-"+r.ID+" button.open"); status != http.StatusOK {
+		t.Fatalf("opening the second approval's page answered %d", status)
+	}
+	chromium.Click(t, list, "#approve:enabled")
+	second.want(browser.Approved)
+	first.pending()
+	select {
+	case u := <-urls:
+		t.Fatalf("the opener was launched again (%s) while a page was open", u)
+	default:
+	}
+}

@@ -21,6 +21,11 @@ const DefaultHold = 1500 * time.Millisecond
 // reload reconnects within it) before the approval counts as Closed.
 const defaultGrace = 2 * time.Second
 
+// DefaultOpenEvery is the least time between two launches of the opener:
+// approvals asked meanwhile are announced on the pages already open, or
+// shown by one launch once the time has passed.
+const DefaultOpenEvery = 10 * time.Second
+
 // ErrLocalClosed is returned by Ask after Close.
 var ErrLocalClosed = errors.New("the browser approval page is shut down")
 
@@ -38,6 +43,11 @@ type LocalOptions struct {
 	// Now is the clock for deadlines, time left and the hold; nil means
 	// time.Now.
 	Now func() time.Time
+	// PendingPerClient and PendingTotal bound the approvals waiting, for
+	// one client (Request.Caller) and in all; an Ask over either is
+	// refused at once with *elicit.TooManyWaiting. 0 means
+	// DefaultPendingPerClient and DefaultPendingTotal.
+	PendingPerClient, PendingTotal int
 }
 
 // Local asks on the person's own machine: a page on a loopback listener,
@@ -50,18 +60,25 @@ type Local struct {
 	now   func() time.Time
 	grace time.Duration // tests shorten it
 	tick  time.Duration // how often the event stream sends the time left
+	// openEvery is the least time between launches of the opener; tests
+	// set 0, no limit.
+	openEvery time.Duration
 	// onHold, when set (by tests), is called as an Approve is held.
 	onHold func()
 
+	waiting waiting
+
 	mu       sync.Mutex
-	site     *site // nil while nothing is pending
+	site     *site     // nil while nothing is pending
+	opened   time.Time // the opener's last launch
 	shutdown bool
 	closing  sync.WaitGroup // listeners still shutting down
 }
 
 // NewLocal returns a Local with o's settings.
 func NewLocal(o LocalOptions) *Local {
-	l := &Local{open: o.Open, log: o.Logger, hold: o.Hold, now: o.Now, grace: defaultGrace, tick: time.Second}
+	l := &Local{open: o.Open, log: o.Logger, hold: o.Hold, now: o.Now, grace: defaultGrace, tick: time.Second, openEvery: DefaultOpenEvery,
+		waiting: waiting{perClient: o.PendingPerClient, total: o.PendingTotal}}
 	if l.open == nil {
 		l.open = DefaultOpener()
 	}
@@ -83,7 +100,15 @@ const maxID = 128
 
 // Ask shows r on a page of its own and blocks until the person decides,
 // the page is closed or its ticket reused, r.Deadline passes (TimedOut) or
-// ctx ends (Cancelled). An error means the page could not be shown.
+// ctx ends (Cancelled). An error means the page could not be shown, or
+// (*elicit.TooManyWaiting) that as many approvals as the bounds allow are
+// waiting already.
+//
+// The opener is launched for r's page unless a page of the listener is
+// open in the person's browser (it announces r, and lists it at /), or
+// it was launched less than DefaultOpenEvery ago (it is launched again
+// then, for the oldest approval nobody opened, if no page is open by
+// that time).
 func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !ident.Valid(r.ID, maxID) {
 		return "", fmt.Errorf("approval ID %.64q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
@@ -91,7 +116,11 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !r.Deadline.IsZero() && !l.now().Before(r.Deadline) {
 		return TimedOut, nil
 	}
-	s, a, err := l.register(r)
+	if err := l.waiting.take(r.Caller); err != nil {
+		return "", err
+	}
+	defer l.waiting.release(r.Caller)
+	s, a, launch, err := l.register(r)
 	if err != nil {
 		return "", err
 	}
@@ -107,18 +136,22 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 		openCtx, cancel = context.WithTimeout(ctx, left)
 		defer cancel()
 	}
-	if err := l.open(openCtx, s.pageURL(a)); err != nil {
-		// An opener stopped by the call's end or deadline did not fail.
-		switch {
-		case ctx.Err() != nil:
-			return l.end(s, a, Cancelled), nil
-		case openCtx.Err() != nil:
-			return l.end(s, a, TimedOut), nil
+	if launch {
+		if err := l.open(openCtx, s.pageURL(a)); err != nil {
+			// An opener stopped by the call's end or deadline did not fail.
+			switch {
+			case ctx.Err() != nil:
+				return l.end(s, a, Cancelled), nil
+			case openCtx.Err() != nil:
+				return l.end(s, a, TimedOut), nil
+			}
+			l.end(s, a, Cancelled)
+			return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
 		}
-		l.end(s, a, Cancelled)
-		return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
+		l.log.Info("approval shown in the browser", "approval", r.ID, "tool", r.Tool)
+	} else {
+		l.log.Info("approval announced on the approval pages open in the browser", "approval", r.ID, "tool", r.Tool)
 	}
-	l.log.Info("approval shown in the browser", "approval", r.ID, "tool", r.Tool)
 	select {
 	case <-a.done:
 	case <-deadline:
@@ -129,33 +162,38 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 		o = Cancelled
 	}
 	o = l.end(s, a, o)
+	if err := l.openFailure(a); err != nil {
+		return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
+	}
 	l.log.Info("approval in the browser ended", "approval", r.ID, "tool", r.Tool, "outcome", string(o))
 	return o, nil
 }
 
 // register adds a's page to the site, opening the listener if it is the
-// first pending approval.
-func (l *Local) register(r Request) (*site, *approval, error) {
+// first pending approval; launch says to launch the opener for it.
+func (l *Local) register(r Request) (s *site, a *approval, launch bool, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.shutdown {
-		return nil, nil, ErrLocalClosed
+		return nil, nil, false, ErrLocalClosed
 	}
 	if l.site == nil {
 		s, err := l.listen()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		l.site = s
 	}
-	s := l.site
+	s = l.site
 	if _, ok := s.approvals[r.ID]; ok {
-		return nil, nil, fmt.Errorf("approval %q is already shown; each approval needs a new ID", r.ID)
+		return nil, nil, false, fmt.Errorf("approval %q is already shown; each approval needs a new ID", r.ID)
 	}
-	a := newApproval(r)
+	a = newApproval(r)
 	s.approvals[r.ID] = a
+	s.order = append(s.order, a)
 	s.pending++
-	return s, a, nil
+	s.changedLocked()
+	return s, a, l.showLocked(s), nil
 }
 
 // end gives a its outcome unless it has one (the first wins) and returns
@@ -166,10 +204,14 @@ func (l *Local) end(s *site, a *approval, o Outcome) Outcome {
 	l.finish(a, o)
 	o = a.outcome
 	s.pending--
+	s.changedLocked()
 	last := s.pending == 0 && l.site == s
 	if last {
 		l.site = nil
 		l.closing.Add(1)
+		if s.timer != nil {
+			s.timer.Stop()
+		}
 	}
 	l.mu.Unlock()
 	if last {
@@ -207,8 +249,14 @@ type site struct {
 	addr      string // 127.0.0.1:PORT, the only Host accepted
 	origin    string // http://127.0.0.1:PORT
 	approvals map[string]*approval
+	order     []*approval // the approvals, oldest first
 	pending   int
 	empty     chan struct{} // closed when the listener closes
+
+	grants  map[string]*approval // list cookies, by value: the approval whose ticket gave each
+	streams int                  // event streams open on any page of the site
+	changed chan struct{}        // closed, and replaced, when an approval comes or ends
+	timer   *time.Timer          // a launch of the opener put off by openEvery
 }
 
 // maxLocalHeader bounds the header of a request to the loopback listener,
@@ -225,7 +273,8 @@ func (l *Local) listen() (*site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the loopback listener for the approval page: %w; check that 127.0.0.1 is available, or use --approval elicit", err)
 	}
-	s := &site{ln: ln, addr: ln.Addr().String(), approvals: map[string]*approval{}, empty: make(chan struct{})}
+	s := &site{ln: ln, addr: ln.Addr().String(), approvals: map[string]*approval{}, empty: make(chan struct{}),
+		grants: map[string]*approval{}, changed: make(chan struct{})}
 	s.origin = "http://" + s.addr
 	s.srv = &http.Server{Handler: secured(l.ownUser(l.routes(s))), ConnContext: peerContext,
 		ReadHeaderTimeout: 10 * time.Second, IdleTimeout: time.Minute,

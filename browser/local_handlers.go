@@ -13,13 +13,24 @@ const cookieName = "fisk_approval"
 
 // The local page's paths, under /a/{id}:
 //
-//	GET  /a/{id}?t=TICKET  exchange the ticket for the cookie, 303 to /a/{id}
+//	GET  /a/{id}?t=TICKET  exchange the ticket for the cookie (and the list
+//	                       cookie), 303 to /a/{id}
 //	GET  /a/{id}           the page (cookie)
-//	GET  /a/{id}/events    event stream: "left" (seconds), "outcome" (cookie)
+//	GET  /a/{id}/events    event stream: "left" (seconds), "others" (how
+//	                       many other approvals are pending), "outcome" (cookie)
 //	POST /a/{id}/decide    csrf, decision=approve|deny (cookie, same origin)
 //	POST /a/{id}/closed    csrf: the pagehide beacon (cookie, same origin)
+//
+// and the list of what is pending (list cookie, see local_list.go):
+//
+//	GET  /                 the list
+//	GET  /events           event stream: "pending" (how many)
+//	POST /a/{id}/open      csrf: open the page of an approval nobody opened
 func (l *Local) routes(s *site) http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { l.home(s, w, r) })
+	mux.HandleFunc("GET /events", func(w http.ResponseWriter, r *http.Request) { l.homeEvents(s, w, r) })
+	mux.HandleFunc("POST /a/{id}/open", func(w http.ResponseWriter, r *http.Request) { l.openHandler(s, w, r) })
 	mux.HandleFunc("GET /a/{id}", func(w http.ResponseWriter, r *http.Request) { l.page(s, w, r) })
 	mux.HandleFunc("GET /a/{id}/events", func(w http.ResponseWriter, r *http.Request) { l.events(s, w, r) })
 	mux.HandleFunc("POST /a/{id}/decide", func(w http.ResponseWriter, r *http.Request) { l.decideHandler(s, w, r) })
@@ -64,7 +75,7 @@ func (l *Local) page(s *site, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if q := r.URL.Query(); q.Has("t") {
-		l.ticket(a, q.Get("t"), w, r)
+		l.ticket(s, a, q.Get("t"), w, r)
 		return
 	}
 	if !l.hasCookie(a, w, r) {
@@ -81,8 +92,8 @@ func (l *Local) page(s *site, w http.ResponseWriter, r *http.Request) {
 // ticket exchanges the one-time ticket for the cookie and sends the
 // browser on to the page's address without it, out of the address bar
 // and the history.
-func (l *Local) ticket(a *approval, t string, w http.ResponseWriter, r *http.Request) {
-	switch l.useTicket(a, t) {
+func (l *Local) ticket(s *site, a *approval, t string, w http.ResponseWriter, r *http.Request) {
+	switch l.useTicket(s, a, t) {
 	case ticketWrong:
 		message(w, r, l.log, http.StatusForbidden, "Invalid link", "This approval link is not valid.", "", "")
 	case ticketEnded:
@@ -92,9 +103,18 @@ func (l *Local) ticket(a *approval, t string, w http.ResponseWriter, r *http.Req
 		l.log.Warn("the approval page's one-time link was used twice; approval cancelled", "approval", a.req.ID, "tool", a.req.Tool)
 		message(w, r, l.log, http.StatusConflict, "Approval cancelled", outcomeText[Reused], Reused, "")
 	case ticketExchanged:
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: a.cookie, Path: "/a/" + a.req.ID, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		l.mu.Lock()
+		grant := a.grant
+		l.mu.Unlock()
+		l.giveCookie(w, a)
+		http.SetCookie(w, &http.Cookie{Name: listCookie, Value: grant, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		http.Redirect(w, r, "/a/"+a.req.ID, http.StatusSeeOther)
 	}
+}
+
+// giveCookie gives the browser a's cookie.
+func (l *Local) giveCookie(w http.ResponseWriter, a *approval) {
+	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: a.cookie, Path: "/a/" + a.req.ID, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 }
 
 // posted checks a POST of a's page: same origin, cookie, CSRF token.
@@ -165,10 +185,11 @@ func (l *Local) events(s *site, w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	l.streamOpened(a)
-	defer l.streamClosed(a)
+	l.streamOpened(s, a)
+	defer l.streamClosed(s, a)
 	t := time.NewTicker(l.tick)
 	defer t.Stop()
+	others := -1
 	for {
 		if o := l.state(a); o != "" {
 			b, _ := json.Marshal(map[string]string{"outcome": string(o), "text": outcomeText[o]})
@@ -176,12 +197,20 @@ func (l *Local) events(s *site, w http.ResponseWriter, r *http.Request) {
 			rc.Flush()
 			return
 		}
+		l.mu.Lock()
+		n, changed := s.pending-1, s.changed
+		l.mu.Unlock()
 		fmt.Fprintf(w, "event: left\ndata: %d\n\n", secondsLeft(a.req.Deadline, l.now()))
+		if n != others {
+			others = n
+			fmt.Fprintf(w, "event: others\ndata: %d\n\n", n)
+		}
 		if rc.Flush() != nil {
 			return
 		}
 		select {
 		case <-a.done:
+		case <-changed:
 		case <-t.C:
 		case <-r.Context().Done():
 			return

@@ -70,14 +70,15 @@ function end(o,text){done=true;es.close();out.setAttribute("data-outcome",o);out
 var es=new EventSource(base+"/events");
 es.addEventListener("left",function(e){var s=Number(e.data);left.setAttribute("data-seconds",s);left.textContent=fmtLeft(s);});
 es.addEventListener("outcome",function(e){var d=JSON.parse(e.data);end(d.outcome,d.text);});
+es.addEventListener("others",function(e){var n=Number(e.data),o=document.getElementById("others");o.hidden=n<1;o.firstChild.textContent=n+(n==1?" other approval is":" other approvals are")+" waiting: see them all";});
 form.addEventListener("submit",function(){sent=true;});
 addEventListener("pagehide",function(){if(!sent&&!done){navigator.sendBeacon(base+"/closed",new URLSearchParams({csrf:csrf}));}});
 })();
 `
 
-// pages are parsed when a page is first rendered, not when the process
+// templates are parsed when a page is first rendered, not when the process
 // starts: most starts never show one, and a client waits for the start.
-var pages = sync.OnceValue(func() *template.Template {
+var templates = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("pages").Parse(`
 {{define "head"}}<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -101,12 +102,14 @@ var pages = sync.OnceValue(func() *template.Template {
 <button id="deny" name="decision" value="deny"{{if not .Pending}} disabled{{end}}>Deny</button>
 </form>
 <p id="outcome" role="status" data-outcome="{{.Outcome}}">{{.OutcomeText}}</p>
+<p id="others" hidden><a href="/" target="_blank" rel="noopener">Other approvals are waiting: see them all</a></p>
 {{if .Pending}}<p class="note">Closing this page refuses the command.</p>
 <script nonce="{{.Nonce}}">{{.Script}}</script>{{end}}
 </main></body></html>{{end}}
 
 {{define "list"}}{{template "head" .}}<meta http-equiv="refresh" content="5"></head><body><main>
 <h1>Pending approvals</h1>
+{{with .Pages}}<p id="count">{{.Total}} waiting{{if gt .Last 1}}; page {{.Page}} of {{.Last}}, {{.Size}} a page, oldest first{{end}}.</p>{{end}}
 {{range .Items}}<section id="p-{{.Req.ID}}">
 {{template "fields" .}}
 <form method="post" action="{{$.Action}}">
@@ -115,7 +118,20 @@ var pages = sync.OnceValue(func() *template.Template {
 <button class="deny" name="decision" value="deny">Deny</button>
 </form></section>
 {{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
+{{with .Pages}}{{if gt .Last 1}}<nav>{{if .Prev}}<a id="prev" href="{{.Prev}}">Previous page</a> {{end}}{{if .Next}}<a id="next" href="{{.Next}}">Next page</a>{{end}}</nav>{{end}}{{end}}
 <form method="post" action="{{.SignOut}}"><input type="hidden" name="csrf" value="{{.CSRF}}"><button id="logout">Sign out</button></form>
+<script nonce="{{.Nonce}}">{{.Script}}</script>
+</main></body></html>{{end}}
+
+{{define "home"}}{{template "head" .}}</head><body><main>
+<h1>Pending approvals</h1>
+{{with .Pages}}<p id="count" data-pending="{{.Total}}">{{.Total}} waiting, oldest first{{if gt .Total .Size}}; the first {{.Size}} are shown{{end}}. Each is approved on its own page.</p>{{end}}
+{{range .Items}}<section id="p-{{.Req.ID}}">
+{{template "fields" .}}
+{{if .Opened}}<p><a class="open" href="/a/{{.Req.ID}}">Go to its page</a></p>
+{{else}}<form method="post" action="/a/{{.Req.ID}}/open"><input type="hidden" name="csrf" value="{{$.CSRF}}"><button class="open">Open its page</button></form>{{end}}
+</section>
+{{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
 <script nonce="{{.Nonce}}">{{.Script}}</script>
 </main></body></html>{{end}}
 
@@ -152,6 +168,13 @@ type view struct {
 	Back    string
 	Item    item
 	Items   []item
+	Pages   *pages // the shared list's pagination
+}
+
+// pages says which part of a long list a page shows.
+type pages struct {
+	Total, Page, Last, Size int
+	Prev, Next              string // the other pages' addresses, "" at either end
 }
 
 // OutcomeText is the sentence for v.Outcome, or nothing while pending.
@@ -163,6 +186,7 @@ type item struct {
 	Req     Request
 	Seconds int
 	Left    string
+	Opened  bool // on the local list: its page was opened
 	list    bool
 }
 
@@ -204,7 +228,7 @@ func render(w http.ResponseWriter, r *http.Request, log *slog.Logger, status int
 	v.Nonce, v.Style = nonceOf(r), template.CSS(style)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	if err := pages().ExecuteTemplate(w, name, v); err != nil {
+	if err := templates().ExecuteTemplate(w, name, v); err != nil {
 		log.Warn("rendering the approval page", "page", name, "err", err)
 	}
 }

@@ -44,6 +44,11 @@ type SharedOptions struct {
 	// own host, from which a sign-in or a decision may come: the public
 	// origin of a proxy in front that passes on a Host of its own.
 	Origins []string
+	// PendingPerClient and PendingTotal bound the approvals waiting
+	// through this replica, for one client (Request.Caller) and in all;
+	// an Ask over either is refused at once with *elicit.TooManyWaiting.
+	// 0 means DefaultPendingPerClient and DefaultPendingTotal.
+	PendingPerClient, PendingTotal int
 }
 
 // Shared is the approvals page of a shared HTTP server: every approval
@@ -59,6 +64,7 @@ type Shared struct {
 	sessions sessions
 	guesses  *httpguard.Limiter // wrong approver tokens, by client address
 	origins  map[string]bool    // SharedOptions.Origins
+	waiting  waiting
 }
 
 // NewShared checks o and returns the page.
@@ -70,7 +76,7 @@ func NewShared(o SharedOptions) (*Shared, error) {
 		return nil, errors.New("the approvals page needs a store of pending approvals")
 	}
 	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token),
-		guesses: httpguard.NewLimiter(httpguard.LimiterOptions{Now: o.Now})}
+		guesses: httpguard.NewLimiter(httpguard.LimiterOptions{Now: o.Now}), waiting: waiting{perClient: o.PendingPerClient, total: o.PendingTotal}}
 	if o.Base == "" {
 		s.base = "/approvals"
 	}
@@ -113,11 +119,17 @@ var errDeadline = errors.New("approval deadline passed")
 
 // Ask puts r in the Store, waits until it is decided on any replica's
 // page, its deadline passes (TimedOut) or ctx ends (Cancelled), and
-// deletes it. An error means the Store failed.
+// deletes it. An error means the Store failed, or (*elicit.TooManyWaiting)
+// that as many approvals as the bounds allow are waiting through this
+// replica already.
 func (s *Shared) Ask(ctx context.Context, r Request) (Outcome, error) {
 	if !ident.Valid(r.ID, maxID) {
 		return "", fmt.Errorf("approval ID %.64q: want 1 to 128 letters, digits, '-' or '_'", r.ID)
 	}
+	if err := s.waiting.take(r.Caller); err != nil {
+		return "", err
+	}
+	defer s.waiting.release(r.Caller)
 	if err := s.store.Put(ctx, Pending{Request: r, Created: s.now()}); err != nil {
 		return "", fmt.Errorf("recording the approval of %s for the approvals page: %w", r.Tool, err)
 	}
@@ -307,13 +319,34 @@ func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
 		message(w, r, s.log, http.StatusServiceUnavailable, "Store unreachable", "The store of pending approvals cannot be read; reload in a moment.", "", "")
 		return
 	}
+	pg := s.page(len(ps), r.URL.Query().Get("page"))
 	now := s.now()
+	ps = ps[(pg.Page-1)*pg.Size : min(pg.Page*pg.Size, len(ps))]
 	items := make([]item, len(ps))
 	for i, p := range ps {
 		items[i] = newItem(p.Request, now, true)
 	}
 	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown + arming, Action: s.base + "/decide", SignOut: s.base + "/logout",
-		CSRF: s.sessions.csrf(sess), Items: items})
+		CSRF: s.sessions.csrf(sess), Items: items, Pages: pg})
+}
+
+// ListPage is how many approvals one page of the shared list shows: a
+// page's size stays bounded however many the store holds.
+const ListPage = 50
+
+// page is the page of a list of total numbered by the query's page,
+// counted from 1 and brought within the list.
+func (s *Shared) page(total int, query string) *pages {
+	n, _ := strconv.Atoi(query)
+	pg := &pages{Total: total, Size: ListPage, Last: max(1, (total+ListPage-1)/ListPage)}
+	pg.Page = min(max(n, 1), pg.Last)
+	if pg.Page > 1 {
+		pg.Prev = s.base + "?page=" + strconv.Itoa(pg.Page-1)
+	}
+	if pg.Page < pg.Last {
+		pg.Next = s.base + "?page=" + strconv.Itoa(pg.Page+1)
+	}
+	return pg
 }
 
 // pending lists the Store's approvals not past their deadline by s.now.

@@ -2,6 +2,7 @@ package elicit
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -35,6 +36,10 @@ type PageRequest struct {
 	// Client says who asked: the client's name and version as it introduced
 	// itself, and its session.
 	Client string
+	// Caller tells clients apart for the page's bounds on approvals
+	// waiting: a digest of [Prompt.Client], the same for every call of one
+	// client. It is not shown.
+	Caller string
 	// Deadline is when the approval times out.
 	Deadline time.Time
 }
@@ -60,3 +65,19 @@ const (
 	// waiting.
 	OutcomeCancelled Outcome = "cancelled"
 )
+
+// TooManyWaiting is an Asker's refusal to show an approval because as
+// many as it holds are waiting already: for this client (PerClient), or
+// in all. The call is refused at once, never queued; the text says the
+// bound and what to do.
+type TooManyWaiting struct {
+	Limit     int
+	PerClient bool
+}
+
+func (e *TooManyWaiting) Error() string {
+	if e.PerClient {
+		return fmt.Sprintf("too many approvals are waiting for this client (%d, the most one client may have waiting); answer or let some expire, then call again", e.Limit)
+	}
+	return fmt.Sprintf("too many approvals are waiting (%d, the most the approval page holds for all clients); answer or let some expire, then call again", e.Limit)
+}

@@ -2,6 +2,7 @@ package elicit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -117,6 +118,7 @@ func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q quest
 		CommandLine: escape(p.CommandLine),
 		Trigger:     escape(trigger),
 		Client:      escape(askedBy(req)),
+		Caller:      hashString(p.Client),
 		Deadline:    g.now().Add(wait),
 	}
 	stop := g.tellWaiting(ctx, req, br.Deadline)
@@ -133,6 +135,9 @@ const viaBrowser = "browser"
 // browserDecision is the decision an approval in the browser ended with.
 // The texts are the ones the same ending has through elicitation.
 func browserDecision(ctx context.Context, o Outcome, err error, wait time.Duration) Decision {
+	if tm := (*TooManyWaiting)(nil); errors.As(err, &tm) {
+		return Decision{Code: CodeTooMany, Detail: tm.Error(), Message: "Not run: " + tm.Error() + "."}
+	}
 	if err != nil {
 		return failed("asking in the browser failed: " + err.Error())
 	}

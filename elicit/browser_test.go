@@ -3,6 +3,7 @@ package elicit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -68,6 +69,9 @@ func TestBrowserModeAsksInTheBrowserNeverThroughTheClient(t *testing.T) {
 			if !strings.Contains(got.Client, "test-client v0.0.1") {
 				t.Errorf("shown client %q does not name the client", got.Client)
 			}
+			if len(got.Caller) != 64 || strings.Contains(got.Caller, "session") {
+				t.Errorf("caller %q, want a digest of the client's identity for the page's bounds", got.Caller)
+			}
 			if d := f.last(); d.Code != CodeApproved || d.Via != viaBrowser || d.Nonce != got.ID {
 				t.Errorf("decision = %+v, want approved via the browser with the approval's id", d)
 			}
@@ -88,6 +92,9 @@ func TestEveryBrowserEndingButApprovalRefusesAndDoesNotRun(t *testing.T) {
 		{OutcomeTimedOut, nil, CodeTimeout, "did not answer the approval request within 50s"},
 		{OutcomeCancelled, nil, CodeCancelled, "dismissed the approval request"},
 		{"", errors.New("no opener"), CodeError, "asking the user for approval failed"},
+		{"", fmt.Errorf("showing: %w", &TooManyWaiting{Limit: 64, PerClient: true}), CodeTooMany,
+			"Not run: too many approvals are waiting for this client (64, the most one client may have waiting); answer or let some expire, then call again."},
+		{"", &TooManyWaiting{Limit: 1024}, CodeTooMany, "too many approvals are waiting (1024, the most the approval page holds for all clients)"},
 		{Outcome("maybe"), nil, CodeError, "asking the user for approval failed"},
 	}
 	for _, c := range cases {

@@ -50,6 +50,9 @@ const (
 	// CodeTooLong: the command line is over MaxShownCommandLine, more
 	// than a person can be asked to read; nobody was asked.
 	CodeTooLong Code = "too_long"
+	// CodeTooMany: as many approvals as the browser's page holds are
+	// waiting already (see [TooManyWaiting]); nobody was asked.
+	CodeTooMany Code = "too_many_waiting"
 	// CodeError: asking failed, the answer was not a yes/no, or the gate
 	// itself could not work.
 	CodeError Code = "error"

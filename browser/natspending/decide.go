@@ -70,10 +70,12 @@ func (s *Store) decideOnce(ctx context.Context, kv jetstream.KeyValue, id string
 	return false, false, s.failed(ctx, err)
 }
 
-// Wait implements browser.Store with a watch on the approval's key: the
-// server sends the entry as it is, then every change. It returns when the
-// entry is decided, deleted or expired, when ctx ends, and when the
-// connection is lost, since nothing would arrive while it is down.
+// Wait implements browser.Store. It joins the store's one watch over the
+// bucket (see hub), which the server pushes every change to, then reads
+// the entry as it is: a decision taken before is read, one taken after is
+// pushed; nothing polls. It returns when the entry is decided, deleted or
+// expired, when ctx ends, and when the connection is lost, since nothing
+// would arrive while it is down.
 func (s *Store) Wait(ctx context.Context, id string) (browser.Outcome, error) {
 	if !validID(id) {
 		return "", unknown(id)
@@ -82,46 +84,41 @@ func (s *Store) Wait(ctx context.Context, id string) (browser.Outcome, error) {
 	if err != nil {
 		return "", err
 	}
-	w, lost, err := s.watch(ctx, kv, id)
+	w, run, err := s.hub.join(ctx, s, kv, id)
 	if err != nil {
 		return "", err
 	}
-	defer w.Stop()
-	held := false
-	for {
-		select {
-		case e, ok := <-w.Updates():
-			switch {
-			case !ok:
-				return "", s.failed(ctx, nats.ErrConnectionClosed)
-			case e == nil: // the entry as it is has been delivered, if any
-				if !held {
-					return "", unknown(id)
-				}
-				continue
-			case e.Operation() != jetstream.KeyValuePut:
-				return "", unknown(id)
-			}
-			held = true
-			r, err := s.decode(id, e.Value())
-			if err != nil {
-				return "", err
-			}
-			if r.Outcome != "" {
-				return r.Outcome, nil
-			}
-		case <-lost:
-			return "", s.conn.Unavailable(nats.ErrDisconnected)
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
+	defer s.hub.leave(id, w)
+	octx, cancel := s.op(ctx)
+	e, err := kv.Get(octx, id)
+	cancel()
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, jetstream.ErrKeyDeleted):
+		return "", unknown(id)
+	case err != nil:
+		return "", s.failed(ctx, err)
+	}
+	r, err := s.decode(id, e.Value())
+	if err != nil {
+		return "", err
+	}
+	if r.Outcome != "" {
+		return r.Outcome, nil
+	}
+	select {
+	case res := <-w:
+		return res.outcome, res.err
+	case <-run.done:
+		return "", run.err
+	case <-ctx.Done():
+		return "", ctx.Err()
 	}
 }
 
-// watch starts a watch on id's key that lasts until ctx ends or the
+// watch starts a watch on keys that lasts until ctx ends or the
 // connection is lost (the watch's context ends it), and that must start
 // within the time of one request.
-func (s *Store) watch(ctx context.Context, kv jetstream.KeyValue, id string) (jetstream.KeyWatcher, <-chan struct{}, error) {
+func (s *Store) watch(ctx context.Context, kv jetstream.KeyValue, keys string, opts ...jetstream.WatchOpt) (jetstream.KeyWatcher, <-chan struct{}, error) {
 	lost := s.conn.Lost()
 	wctx, cancel := context.WithCancel(ctx)
 	go func() {
@@ -132,7 +129,7 @@ func (s *Store) watch(ctx context.Context, kv jetstream.KeyValue, id string) (je
 		}
 	}()
 	late := time.AfterFunc(s.conn.OpTimeout(), cancel)
-	w, err := kv.Watch(wctx, id)
+	w, err := kv.Watch(wctx, keys, opts...)
 	if !late.Stop() || err != nil {
 		cancel()
 		select {

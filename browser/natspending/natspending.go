@@ -9,8 +9,10 @@
 // decided}. Put is Create, so an ID is taken once. Decide is a
 // compare-and-set on the entry's revision: of decisions racing on one
 // replica or several exactly one is taken, the others are told ok false.
-// Wait watches the key, so the server pushes the decision to the waiting
-// replica; nothing polls. The bucket keeps an entry at most MaxAge after
+// Wait learns the decision from the one watch over the bucket that each
+// replica keeps while anything waits on it, so the server pushes the
+// decision to the waiting replica; nothing polls, and a replica holds one
+// consumer however many approvals wait on it. The bucket keeps an entry at most MaxAge after
 // its last change, so the entries nobody deletes (a replica that died while
 // waiting) vanish by themselves.
 //
@@ -22,7 +24,9 @@
 //
 // It deliberately decides nothing by itself: timing out an approval past
 // its deadline is the asker's (List only hides it). It does not bound how
-// many approvals the bucket holds: the account's JetStream limits do.
+// many approvals the bucket holds: each replica's asker bounds those
+// waiting through it (browser.SharedOptions), the account's JetStream
+// limits the rest.
 package natspending
 
 import (
@@ -71,6 +75,7 @@ type Config struct {
 // concurrent use.
 type Store struct {
 	conn *natsconn.Conn
+	hub  hub
 }
 
 var _ browser.Store = (*Store)(nil)
