@@ -42,3 +42,19 @@ func TestMistakesAreNamedWhereTheyAre(t *testing.T) {
 		t.Errorf("an empty file is %s, %v; want {}", js, err)
 	}
 }
+
+// A key that breaks a propertyNames schema is named where it is, however
+// the validator happened to order the object's other keys (it visits them
+// in map order, and once named the key's object by a sibling's place).
+func TestABadKeyIsNamedWhereItIsWhateverItsSiblings(t *testing.T) {
+	s, err := configfile.NewSchema([]byte(schema), "see --help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		_, err := s.Parse([]byte("timeout: 1s\nnames:\n  long: x\n"), nil)
+		if err == nil || !strings.Contains(err.Error(), `line 3: names.long: a name is three letters at most`) {
+			t.Fatalf("%v, want the key named at line 3 under names", err)
+		}
+	}
+}

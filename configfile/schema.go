@@ -164,7 +164,7 @@ func (s *Schema) describeLeaf(e *jsonschema.ValidationError, node *yaml.Node, ad
 		}
 		return
 	case *kind.PropertyNames: // a leaf, described by what its name broke
-		loc = append(slices.Clip(loc), k.Property)
+		loc = append(namesLocation(e), k.Property)
 		if len(e.Causes) > 0 {
 			e = e.Causes[0]
 		}
@@ -182,6 +182,28 @@ func (s *Schema) describeLeaf(e *jsonschema.ValidationError, node *yaml.Node, ad
 		msg = e.ErrorKind.LocalizedString(message.NewPrinter(language.English))
 	}
 	add(lineOf(node, loc, true), prefix(instancePath(loc), msg))
+}
+
+// namesLocation is where the object whose key broke a propertyNames
+// schema is. jsonschema v6.0.3 gives such an error the validator's own
+// location slice, which validating a sibling key later overwrites, so it
+// is read from the schema's location instead when that is a chain of
+// properties (/properties/commands/propertyNames is commands), and taken
+// from the error otherwise.
+func namesLocation(e *jsonschema.ValidationError) []string {
+	_, ptr, _ := strings.Cut(e.SchemaURL, "#")
+	toks := strings.Split(strings.TrimPrefix(strings.TrimSuffix(ptr, "/propertyNames"), "/"), "/")
+	if len(toks) == 1 && toks[0] == "" {
+		return nil
+	}
+	var loc []string
+	for i := 0; i < len(toks); i += 2 {
+		if toks[i] != "properties" || i+1 == len(toks) {
+			return slices.Clone(e.InstanceLocation)
+		}
+		loc = append(loc, strings.NewReplacer("~1", "/", "~0", "~").Replace(toks[i+1]))
+	}
+	return loc
 }
 
 func prefix(where, msg string) string {
