@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 )
 
@@ -146,7 +147,8 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 				return l.end(s, a, TimedOut), nil
 			}
 			l.end(s, a, Cancelled)
-			return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
+			l.log.Warn("the approval page could not be opened in the browser", "approval", r.ID, "tool", r.Tool, "err", err)
+			return "", fmt.Errorf("%w: showing the approval of %s: %w", elicit.ErrNotShown, r.Tool, err)
 		}
 		l.log.Info("approval shown in the browser", "approval", r.ID, "tool", r.Tool)
 	} else {
@@ -163,7 +165,7 @@ func (l *Local) Ask(ctx context.Context, r Request) (Outcome, error) {
 	}
 	o = l.end(s, a, o)
 	if err := l.openFailure(a); err != nil {
-		return "", fmt.Errorf("showing the approval of %s in the browser: %w", r.Tool, err)
+		return "", fmt.Errorf("%w: showing the approval of %s: %w", elicit.ErrNotShown, r.Tool, err)
 	}
 	l.log.Info("approval in the browser ended", "approval", r.ID, "tool", r.Tool, "outcome", string(o))
 	return o, nil

@@ -71,6 +71,7 @@ func (l *Local) launchLater(s *site) {
 		// Its call fails with this error, as if it had launched the opener.
 		a.openErr = err
 		l.finish(a, Cancelled)
+		l.log.Warn("the approval page could not be opened in the browser", "approval", a.req.ID, "tool", a.req.Tool, "err", err)
 		return
 	}
 	l.log.Info("approval shown in the browser", "approval", a.req.ID, "tool", a.req.Tool)

@@ -1,12 +1,17 @@
 package browser
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 )
 
 const pageURL = "http://127.0.0.1:1234/a/n1?t=SECRET-TICKET-VALUE"
@@ -106,5 +111,21 @@ func TestLocalOpenerStoppedByTheCallIsCancelledNotAnError(t *testing.T) {
 	t.Cleanup(func() { l.Close() })
 	if o, err := l.Ask(ctx, Request{ID: "n1"}); o != Cancelled || err != nil {
 		t.Errorf("Ask: %q %v", o, err)
+	}
+}
+
+// An opener that fails is a warning for the operator, with its error, and
+// the gate is told the page could not be shown (so the model is not told
+// to retry what would fail again).
+func TestLocalOpenerFailureIsAWarningAndNotShown(t *testing.T) {
+	var logs bytes.Buffer
+	l := NewLocal(LocalOptions{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Open: CommandOpener([]string{"false"})})
+	t.Cleanup(func() { l.Close() })
+	_, err := l.Ask(t.Context(), Request{ID: "n1", Tool: "stream_rm"})
+	if !errors.Is(err, elicit.ErrNotShown) {
+		t.Fatalf("Ask: %v, want elicit.ErrNotShown", err)
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "could not be opened") || !strings.Contains(logs.String(), "exit status 1") {
+		t.Errorf("log:\n%s\nwant a warning with the opener's error", logs.String())
 	}
 }

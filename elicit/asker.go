@@ -2,6 +2,7 @@ package elicit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -16,6 +17,12 @@ type Asker interface {
 	// the opener failed, the store is unreachable); the call is refused.
 	Ask(ctx context.Context, r PageRequest) (Outcome, error)
 }
+
+// ErrNotShown is wrapped by an Asker's error when the page could not be
+// put in front of the person (the opener failed): asking again would fail
+// the same way until the operator fixes it, so the model is not told to
+// retry.
+var ErrNotShown = errors.New("the approval page could not be shown in the user's browser")
 
 // PageRequest is one approval to show. Its strings are escaped for
 // display exactly as in the elicitation prompt, so the page and the prompt

@@ -138,6 +138,10 @@ func browserDecision(ctx context.Context, o Outcome, err error, wait time.Durati
 	if tm := (*TooManyWaiting)(nil); errors.As(err, &tm) {
 		return Decision{Code: CodeTooMany, Detail: tm.Error(), Message: "Not run: " + tm.Error() + "."}
 	}
+	if errors.Is(err, ErrNotShown) {
+		return Decision{Code: CodeError, Detail: err.Error() + "; set --approval-opener to a command that opens a URL in this user's browser, or approve through the client (--approval elicit)",
+			Message: "Not run: the approval page could not be opened in the user's browser, so the command cannot be approved now; do not retry: tell the user that the server's operator must fix how fisk-mcp opens the browser."}
+	}
 	if err != nil {
 		return failed("asking in the browser failed: " + err.Error())
 	}

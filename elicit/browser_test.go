@@ -92,6 +92,7 @@ func TestEveryBrowserEndingButApprovalRefusesAndDoesNotRun(t *testing.T) {
 		{OutcomeTimedOut, nil, CodeTimeout, "did not answer the approval request within 50s"},
 		{OutcomeCancelled, nil, CodeCancelled, "dismissed the approval request"},
 		{"", errors.New("no opener"), CodeError, "asking the user for approval failed"},
+		{"", fmt.Errorf("%w: xdg-open: exit status 3", ErrNotShown), CodeError, "could not be opened in the user's browser, so the command cannot be approved now; do not retry"},
 		{"", fmt.Errorf("showing: %w", &TooManyWaiting{Limit: 64, PerClient: true}), CodeTooMany,
 			"Not run: too many approvals are waiting for this client (64, the most one client may have waiting); answer or let some expire, then call again."},
 		{"", &TooManyWaiting{Limit: 1024}, CodeTooMany, "too many approvals are waiting (1024, the most the approval page holds for all clients)"},

@@ -164,12 +164,12 @@ func cancelled() Decision {
 }
 
 func noCapability() Decision {
-	return Decision{Code: CodeNoCapability, Detail: "client did not declare form elicitation",
+	return Decision{Code: CodeNoCapability, Detail: "client did not declare form elicitation; --approval elicit-or-browser asks the person in the browser for such a client",
 		Message: "Not run: this command needs a person's approval, but the connected client cannot ask a person (it does not support form elicitation), so the gated command cannot run here."}
 }
 
 func statelessSession() Decision {
-	return Decision{Code: CodeNoCapability, Detail: "stateless HTTP session on a protocol version older than 2026-07-28",
+	return Decision{Code: CodeNoCapability, Detail: "stateless HTTP session on a protocol version older than 2026-07-28; serve without --stateless so such a client can be asked",
 		Message: "Not run: this command needs a person's approval, but this server runs over stateless HTTP and cannot ask a person on the client's protocol version, so the gated command cannot run here."}
 }
 

@@ -96,8 +96,13 @@ func TestConfirmTagGatesTheOperatorsTools(t *testing.T) {
 	if !res.IsError || exists(marker) {
 		t.Fatalf("an ops:prod tool ran without approval: %s", text(res))
 	}
-	if rec := s.log.callRecord(t, "deploy"); rec["decision"] != "no_capability" {
+	rec := s.log.callRecord(t, "deploy")
+	if rec["decision"] != "no_capability" {
 		t.Errorf("call log = %v", rec)
+	}
+	// The operator is told which setting would let the person approve.
+	if d, _ := rec["decision_detail"].(string); !strings.Contains(d, "--approval elicit-or-browser") {
+		t.Errorf("the call log's decision_detail %q does not name the setting that would let the person approve", d)
 	}
 }
 
