@@ -9,6 +9,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/clients"
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/plan"
 	"github.com/fisk-mcp/fisk-mcp/server"
@@ -28,6 +29,9 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	apps, err := exposure.AbsoluteApps(p.AppArgs)
 	if err != nil {
 		return err
+	}
+	if clients.Known[c.client].Approval() == clients.ApprovalBrowser {
+		p.ApprovalDefault = elicit.ModeBrowser
 	}
 	if err := p.Load(); err != nil {
 		return err
@@ -50,7 +54,7 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	advice := clients.Advise(c.client, served, clients.Deferral{
 		Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.Chosen("defer"),
 	})
-	approval := clients.AdviseApproval(c.client, gated, string(p.Serving.Approval.Mode), p.Chosen("approval"))
+	approval := withApprovalMode(p, clients.AdviseApproval(c.client, gated, string(p.Serving.Approval.Mode), p.Chosen("approval")))
 	args = approval.Apply(advice.Apply(args))
 	name := clients.ServerKey(p.Serving.Server.Name, p.Apps)
 	if p.Serving.Server.Name == "" {
@@ -107,4 +111,16 @@ func (c *cli) countServed(p *plan.Plan, env map[string]string) (served, gated in
 		}
 	}
 	return server.ServedCount(set), gated
+}
+
+// withApprovalMode adds the browser mode to a's arguments when the person
+// gave a flag that goes with it (--approval-opener) under the client's
+// default browser approval (plan.Plan.ApprovalDefault) and a adds none,
+// as without gated tools: serve refuses such a flag without the mode.
+func withApprovalMode(p *plan.Plan, a clients.Advice) clients.Advice {
+	mode := p.Serving.Approval.Mode
+	if len(a.Args) == 0 && !p.Chosen("approval") && mode.UsesBrowser() && (p.Chosen("approval-opener") || p.Chosen("approver-token-file")) {
+		a.Args = []string{"--approval=" + string(mode)}
+	}
+	return a
 }

@@ -161,3 +161,43 @@ func bundleArgs(t *testing.T, app string, extra ...string) ([]string, string) {
 	}
 	return m.Server.MCPConfig.Args, errOut
 }
+
+// --approval-opener goes with browser approval: config accepts it for
+// every client whose approval it turns to the browser, with or without
+// gated tools (serve needs the mode beside it), and bundle too; for a
+// client that asks, it is refused as it is by serve.
+func TestApprovalOpenerIsAcceptedWhereConfigApprovesInTheBrowser(t *testing.T) {
+	app, cleanup, err := testsupport.BuildFixture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	const exe = "/opt/fisk-mcp/bin/fisk-mcp"
+	for _, name := range clients.Names {
+		browser := clients.Known[name].Approval() == clients.ApprovalBrowser
+		for _, sel := range [][]string{nil, {"--include", "^echo$"}} {
+			t.Run(name+strings.Join(sel, ""), func(t *testing.T) {
+				args := append(append([]string{"config", name, "--approval-opener", "firefox --new-window"}, sel...), app)
+				out, errOut, err := runFiskMCP(t, exe, args...)
+				if !browser {
+					if err == nil || !strings.Contains(err.Error(), "only applies when approvals are asked in the browser") {
+						t.Fatalf("%s asks itself, yet --approval-opener gave %v:\n%s", name, err, out)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("%v\n%s", err, errOut)
+				}
+				for _, want := range []string{"--approval-opener=firefox --new-window", "--approval=browser"} {
+					if !strings.Contains(out, want) {
+						t.Errorf("lacks %q:\n%s", want, out)
+					}
+				}
+			})
+		}
+	}
+	got, errOut := bundleArgs(t, app, "--approval-opener", "firefox", "--include", "^echo$")
+	if !slices.Contains(got, "--approval-opener=firefox") || !slices.Contains(got, "--approval=browser") {
+		t.Errorf("the bundle's args %q lack the opener and its mode\n%s", got, errOut)
+	}
+}
