@@ -201,3 +201,37 @@ func TestApprovalOpenerIsAcceptedWhereConfigApprovesInTheBrowser(t *testing.T) {
 		t.Errorf("the bundle's args %q lack the opener and its mode\n%s", got, errOut)
 	}
 }
+
+// --trust writes Gemini CLI's "trust": true, which headless gemini -p needs
+// to show the server's tools; without it the note says so; for another
+// client it is refused, since nothing would be written.
+func TestTrustIsGeminisAndWritten(t *testing.T) {
+	app, cleanup, err := testsupport.BuildFixture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	const exe = "/opt/fisk-mcp/bin/fisk-mcp"
+	trusted := func(out string) bool {
+		var doc map[string]map[string]map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		for _, e := range doc["mcpServers"] {
+			return e["trust"] == true
+		}
+		t.Fatalf("no server in %s", out)
+		return false
+	}
+	out, errOut, err := runFiskMCP(t, exe, "config", "gemini", "--trust", app)
+	if err != nil || !trusted(out) || strings.Contains(errOut, "pass --trust") {
+		t.Errorf("--trust: %v\n%s\n%s", err, out, errOut)
+	}
+	out, errOut, err = runFiskMCP(t, exe, "config", "gemini", app)
+	if err != nil || trusted(out) || !strings.Contains(errOut, "gemini -p) shows the tools of trusted servers only: pass --trust") {
+		t.Errorf("without --trust: %v\n%s\n%s", err, out, errOut)
+	}
+	if _, _, err := runFiskMCP(t, exe, "config", "codex", "--trust", app); err == nil || !strings.Contains(err.Error(), "--trust is Gemini CLI's") {
+		t.Errorf("--trust for codex: %v", err)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/choria-io/fisk"
@@ -55,6 +56,7 @@ type cli struct {
 	client                       string
 	clientEnv                    []string
 	installOpts                  installOptions
+	trust                        bool
 	bundleOut, bundleVersion     string
 	bundleInstalled              bool
 
@@ -85,10 +87,11 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 
 	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
 	config.HelpLong(configHelp)
-	config.Arg("client", "The client: claude-desktop, claude-code, vscode, cursor, windsurf, codex or gemini").Required().EnumVar(&c.client, clients.Names...)
+	config.Arg("client", "The client: "+strings.Join(clients.Names[:len(clients.Names)-1], ", ")+" or "+clients.Names[len(clients.Names)-1]).Required().EnumVar(&c.client, clients.Names...)
 	config.Flag("env", "Set KEY=VALUE in the server's environment in the generated configuration (repeatable)").PlaceHolder("KEY=VALUE").StringsVar(&c.clientEnv)
 	config.Flag("install", "Write the entry into the client's own configuration (claude-code: run claude mcp add) instead of printing it").UnNegatableBoolVar(&c.installOpts.install)
 	config.Flag("force", "With --install, replace a different server of the same name").UnNegatableBoolVar(&c.installOpts.force)
+	config.Flag("trust", "gemini: mark the server trusted (\"trust\": true), which headless gemini -p needs to show its tools").UnNegatableBoolVar(&c.trust)
 	config.Flag("client-config", "With --install, the client's configuration file to write, instead of its documented place").PlaceHolder("FILE").StringVar(&c.installOpts.file)
 	c.config.Register(config)
 	c.registerBundle(app)
