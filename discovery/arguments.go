@@ -9,19 +9,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// ClientAddedKeys are the top-level argument keys a client adds to the
+// clientAddedKeys are the top-level argument keys a client adds to the
 // calls of every tool on its own, whatever the tool's input schema says:
 // Gemini CLI adds a wait_for_previous parameter to every tool it shows its
 // model, and forwards it. A schema that refuses unknown properties would
 // refuse every such call, so Arguments removes them, by the key and not by
 // the client: nothing else of the schema is loosened.
-var ClientAddedKeys = []string{"wait_for_previous"}
+var clientAddedKeys = []string{"wait_for_previous"}
 
 // Arguments are a tools/call's raw arguments, absent or null meaning the
 // empty object: the protocol makes arguments optional, and some clients
 // send null for "none"; validation then sees what the client meant.
 //
-// A top-level key of ClientAddedKeys is removed, unless declares (nil for
+// A top-level key of clientAddedKeys is removed, unless declares (nil for
 // a tool that declares no arguments of the kind, such as the discovery
 // tools) says the tool has an argument of that name; the removal is logged
 // to log at debug (nil: not logged). It is done here, before anything of
@@ -38,7 +38,7 @@ func Arguments(log *slog.Logger, req *mcp.CallToolRequest, declares func(key str
 		return json.RawMessage("{}")
 	}
 	out, dropped := withoutKeys(raw, func(key string) bool {
-		return slices.Contains(ClientAddedKeys, key) && (declares == nil || !declares(key))
+		return slices.Contains(clientAddedKeys, key) && (declares == nil || !declares(key))
 	})
 	if len(dropped) > 0 && log != nil {
 		log.Debug("removed the arguments the client adds to every tool", "tool", req.Params.Name, "keys", dropped)
