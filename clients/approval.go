@@ -93,7 +93,11 @@ func adviseApproval(c Client, mode string, chosen bool) Advice {
 	does := c.Label + " " + c.Elicitation.what()
 	if !chosen {
 		if c.Approval() == ApprovalElicit {
-			return Advice{Note: fmt.Sprintf("%s, so gated tools are approved in %s itself (--approval elicit, the default)", does, c.Label)}
+			a := Advice{Note: fmt.Sprintf("%s, so gated tools are approved in %s itself (--approval elicit, the default)", does, c.Label)}
+			if c.Headless != "" {
+				a.Note += "; " + c.Headless
+			}
+			return a
 		}
 		return Advice{Args: []string{"--approval=" + ApprovalBrowser},
 			Note: does + ", so gated tools are approved in your browser (--approval=browser): a page opens on this machine when one is called, and closing it refuses the call"}

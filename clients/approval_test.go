@@ -24,6 +24,8 @@ func TestAdviseApprovalChoosesByWhatTheClientDoes(t *testing.T) {
 		{"gemini", browserArgs, "Gemini CLI cannot ask through MCP"},
 		{"claude-code", nil, "Claude Code asks through MCP elicitation, so gated tools are approved in Claude Code itself (--approval elicit, the default)"},
 		{"vscode", nil, "VS Code asks through MCP elicitation"},
+		{"copilot", nil, "Copilot CLI asks through MCP elicitation, so gated tools are approved in Copilot CLI itself (--approval elicit, the default); in -p (prompt) mode Copilot CLI declines every question"},
+		{"opencode", browserArgs, "opencode cannot ask through MCP"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.client, func(t *testing.T) {
@@ -86,8 +88,8 @@ func TestAdviseApprovalKeepsAChosenMode(t *testing.T) {
 func TestEveryClientSaysHowItsPersonApproves(t *testing.T) {
 	want := map[string]string{
 		"claude-desktop": ApprovalBrowser, "cursor": ApprovalBrowser, "codex": ApprovalBrowser,
-		"windsurf": ApprovalBrowser, "gemini": ApprovalBrowser,
-		"claude-code": ApprovalElicit, "vscode": ApprovalElicit,
+		"windsurf": ApprovalBrowser, "gemini": ApprovalBrowser, "opencode": ApprovalBrowser,
+		"claude-code": ApprovalElicit, "vscode": ApprovalElicit, "copilot": ApprovalElicit,
 	}
 	for _, name := range Names {
 		c := Known[name]

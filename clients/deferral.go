@@ -23,6 +23,9 @@ type Client struct {
 	// Elicitation is what the client does when the server asks its person
 	// to approve a gated call (see AdviseApproval).
 	Elicitation Elicitation
+	// Headless says, for a note, what the client's non-interactive mode
+	// does otherwise with gated calls; "" when nothing.
+	Headless string
 }
 
 // Known holds, by name, the clients of Names. The caps are those the
@@ -30,27 +33,33 @@ type Client struct {
 // sends at most 128 tools per request, its own agent tools among them
 // (some 40: files, search, terminal, notebooks, tests), and past the cap
 // hides servers' tools behind activate_* stubs the model must call first;
-// Cursor takes 80 and Windsurf 50; Gemini CLI sends at most 128, the
-// Gemini API's limit, truncating past it across its servers. Claude Code
-// defers every MCP tool behind its ToolSearch; Claude Desktop and Codex set
-// no cap known.
+// Cursor takes 80 and Windsurf 50. Claude Code defers every MCP tool
+// behind its ToolSearch. Claude Desktop, Codex, Copilot CLI (1.0.102),
+// Gemini CLI (0.61.0: 238 declarations went out in one request) and
+// opencode (1.18.33) set no cap of their own; a model API may (OpenAI's
+// chat API refuses more than 128 tools), which the server's default
+// deferral (auto, past 40 tools) stays under.
 //
-// Claude Code and VS Code ask through elicitation. Claude Desktop declares
-// none; a current Cursor declares it but drops elicitation/create from
-// stdio servers; Codex advertises it and declines every question. Windsurf
+// Claude Code, VS Code and Copilot CLI ask through elicitation (Copilot's
+// -p mode declines every question). Claude Desktop declares none; a
+// current Cursor declares it but drops elicitation/create from stdio
+// servers; Codex advertises it and declines every question. Windsurf
 // documents tools, resources and prompts of MCP, not elicitation, and no
 // source or report has it ask, so it is taken to declare none. Gemini
 // CLI's MCP client declares roots only (packages/core/src/tools/
-// mcp-client.ts), and servers that elicit get "Method not found" from it.
-// Either way asking in the browser works, whatever the client declares.
+// mcp-client.ts), and servers that elicit get "Method not found" from it;
+// opencode declares roots only. Either way asking in the browser works,
+// whatever the client declares.
 var Known = map[string]Client{
 	"claude-desktop": {Label: "Claude Desktop", Elicitation: ElicitationUndeclared},
 	"claude-code":    {Label: "Claude Code", DefersTools: true},
 	"vscode":         {Label: "VS Code", ToolCap: 128, OwnTools: 40},
+	"copilot":        {Label: "Copilot CLI", Headless: "in -p (prompt) mode Copilot CLI declines every question, so gated calls are refused there: for copilot -p, pass --approval browser"},
 	"cursor":         {Label: "Cursor", ToolCap: 80, Elicitation: ElicitationDropped},
 	"windsurf":       {Label: "Windsurf", ToolCap: 50, Elicitation: ElicitationUndeclared},
 	"codex":          {Label: "Codex", Elicitation: ElicitationDeclined},
-	"gemini":         {Label: "Gemini CLI", ToolCap: 128, Elicitation: ElicitationUndeclared},
+	"gemini":         {Label: "Gemini CLI", Elicitation: ElicitationUndeclared},
+	"opencode":       {Label: "opencode", Elicitation: ElicitationUndeclared},
 }
 
 // The values of the server's --defer flag.

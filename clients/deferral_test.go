@@ -31,6 +31,9 @@ func TestAdviseDefersASetAboveTheClientsCap(t *testing.T) {
 		{"claude code lists every tool", "claude-code", 230, byDefault, []string{"--defer=never"}, "ENABLE_TOOL_SEARCH=false"},
 		{"claude code keeps a chosen mode", "claude-code", 230, Deferral{Mode: DeferAuto, Threshold: 40, Chosen: true}, nil, "keeps your --defer auto"},
 		{"no cap known", "claude-desktop", 230, byDefault, nil, ""},
+		{"gemini cli has no cap: never stays", "gemini", 238, Deferral{Mode: DeferNever, Chosen: true}, nil, ""},
+		{"copilot cli has no cap", "copilot", 238, Deferral{Mode: DeferNever, Chosen: true}, nil, ""},
+		{"opencode has no cap", "opencode", 238, Deferral{Mode: DeferNever, Chosen: true}, nil, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

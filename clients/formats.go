@@ -20,12 +20,27 @@ type format struct {
 	entry func(Launch) any
 }
 
-func plainEntry(l Launch) any { return stdioEntry{Command: l.Command, Args: l.Args, Env: l.Env} }
+func plainEntry(l Launch) any {
+	return stdioEntry{Command: l.Command, Args: l.Args, Env: l.Env, Trust: l.Trust}
+}
+
+// opencodeEntry is one server of opencode's "mcp" object: the command line
+// as one array, the variables as "environment".
+type opencodeEntry struct {
+	Type        string            `json:"type"`
+	Command     []string          `json:"command"`
+	Environment map[string]string `json:"environment,omitempty"`
+	Enabled     bool              `json:"enabled"`
+}
 
 // formats holds, by client, the documented shape of its file:
 // {"mcpServers": {NAME: {command, args, env}}} for Claude Desktop, Cursor,
 // Windsurf and Gemini CLI; {"servers": {NAME: {"type": "stdio", ...}}} for
-// VS Code; [mcp_servers.NAME] with command, args and env for Codex.
+// VS Code; {"mcpServers": {NAME: {"type": "local", ..., "tools": ["*"]}}}
+// for Copilot CLI, which requires the tools it may call ("*": all);
+// {"mcp": {NAME: {"type": "local", "command": [argv...], "environment",
+// "enabled"}}} for opencode (its config.json schema); [mcp_servers.NAME]
+// with command, args and env for Codex.
 var formats = map[string]format{
 	"claude-desktop": {servers: "mcpServers", entry: plainEntry},
 	"cursor":         {servers: "mcpServers", entry: plainEntry},
@@ -33,6 +48,12 @@ var formats = map[string]format{
 	"gemini":         {servers: "mcpServers", comments: true, entry: plainEntry},
 	"vscode": {servers: "servers", comments: true, entry: func(l Launch) any {
 		return stdioEntry{Type: "stdio", Command: l.Command, Args: l.Args, Env: l.Env}
+	}},
+	"copilot": {servers: "mcpServers", entry: func(l Launch) any {
+		return stdioEntry{Type: "local", Command: l.Command, Args: l.Args, Env: l.Env, Tools: []string{"*"}}
+	}},
+	"opencode": {servers: "mcp", comments: true, entry: func(l Launch) any {
+		return opencodeEntry{Type: "local", Command: append([]string{l.Command}, l.Args...), Environment: l.Env, Enabled: true}
 	}},
 	"codex": {servers: "mcp_servers", toml: true},
 }
@@ -45,8 +66,13 @@ var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 //	command = "..."
 //	args = ["...", ...]
 //	env = { "KEY" = "value" }
+//	env_vars = ["DISPLAY", ...]
 //
-// One table, env inline, so that the entry is one section of the file.
+//	[mcp_servers.NAME.tools.TOOL]
+//	approval_mode = "approve"
+//
+// env inline, so that the entry is the server's table and, for the tools
+// Codex is to run without asking (Launch.Approve), one subtable each.
 func codexTable(l Launch) string {
 	var b strings.Builder
 	b.WriteString("[mcp_servers." + tomlKey(l.Name) + "]\n")
@@ -68,6 +94,20 @@ func codexTable(l Launch) string {
 			b.WriteString(tomlString(k) + " = " + tomlString(l.Env[k]))
 		}
 		b.WriteString(" }\n")
+	}
+	if len(l.PassEnv) > 0 {
+		b.WriteString("env_vars = [")
+		for i, k := range l.PassEnv {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(tomlString(k))
+		}
+		b.WriteString("]\n")
+	}
+	for _, tool := range l.Approve {
+		b.WriteString("\n[mcp_servers." + tomlKey(l.Name) + ".tools." + tomlKey(tool) + "]\n")
+		b.WriteString("approval_mode = \"approve\"\n")
 	}
 	return b.String()
 }

@@ -45,6 +45,20 @@ var (
   "mcp": { "allowed": ["github"] }
 }
 `
+	copilotFile = `{
+  "mcpServers": {
+    "github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "tools": ["*"] }
+  },
+  "trusted_folders": ["/src"]
+}
+`
+	opencodeFile = `{
+  "$schema": "https://opencode.ai/config.json",
+  // the model
+  "model": "anthropic/claude-sonnet-4-5",
+  "mcp": { "jira": { "type": "remote", "url": "https://jira.example.com/mcp", "enabled": true } }
+}
+`
 	codexFile = `# Codex settings
 model = "gpt-5-codex"
 approval_policy = "on-request"
@@ -102,6 +116,8 @@ func TestInstallMergesKeepingEverythingElse(t *testing.T) {
 		{"vscode", vscodeFile, []string{"// Workspace MCP servers", "// asked once", "/* the GitHub server */", `"github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/" },`}},
 		{"gemini", geminiFile, []string{"// the theme", `"mcp": { "allowed": ["github"] }`}},
 		{"codex", codexFile, []string{codexFile}},
+		{"copilot", copilotFile, []string{`"trusted_folders": ["/src"]`, `"github": { "type": "http", "url": "https://api.githubcopilot.com/mcp/", "tools": ["*"] }`}},
+		{"opencode", opencodeFile, []string{"// the model", `"mcp": { "jira": { "type": "remote", "url": "https://jira.example.com/mcp", "enabled": true },`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.client, func(t *testing.T) {
@@ -128,11 +144,21 @@ func TestInstallMergesKeepingEverythingElse(t *testing.T) {
 				t.Errorf("the rest of the file changed:\nbefore %v\nafter  %v", before, after)
 			}
 			e := entry.(map[string]any)
-			if e["command"] != fiskLaunch.Command || !reflect.DeepEqual(e["args"], []any{"serve", "--name=nats", "/usr/bin/nats"}) || !reflect.DeepEqual(e["env"], map[string]any{"NATS_CONTEXT": "prod"}) {
-				t.Errorf("entry = %v", e)
-			}
-			if (tc.client == "vscode") != (e["type"] == "stdio") {
-				t.Errorf("type = %v", e["type"])
+			switch tc.client {
+			case "opencode":
+				if !reflect.DeepEqual(e, map[string]any{"type": "local", "command": []any{fiskLaunch.Command, "serve", "--name=nats", "/usr/bin/nats"}, "environment": map[string]any{"NATS_CONTEXT": "prod"}, "enabled": true}) {
+					t.Errorf("entry = %v", e)
+				}
+			default:
+				if e["command"] != fiskLaunch.Command || !reflect.DeepEqual(e["args"], []any{"serve", "--name=nats", "/usr/bin/nats"}) || !reflect.DeepEqual(e["env"], map[string]any{"NATS_CONTEXT": "prod"}) {
+					t.Errorf("entry = %v", e)
+				}
+				if want := map[string]any{"vscode": "stdio", "copilot": "local"}[tc.client]; e["type"] != want {
+					t.Errorf("type = %v, want %v", e["type"], want)
+				}
+				if (tc.client == "copilot") != reflect.DeepEqual(e["tools"], []any{"*"}) {
+					t.Errorf("tools = %v", e["tools"])
+				}
 			}
 			if st, _ := os.Stat(path); st.Mode().Perm() != 0o640 {
 				t.Errorf("mode %v, want the file's 0640 kept", st.Mode().Perm())
@@ -333,6 +359,8 @@ func TestConfigFileIsWhereTheClientDocumentsIt(t *testing.T) {
 		"windsurf": "/home/me/.codeium/windsurf/mcp_config.json",
 		"codex":    "/home/me/.codex/config.toml",
 		"gemini":   "/home/me/.gemini/settings.json",
+		"copilot":  "/home/me/.copilot/mcp-config.json",
+		"opencode": "/home/me/.config/opencode/opencode.json",
 	}
 	for client, want := range cases {
 		if got, err := ConfigFile(client, w); err != nil || got != want {
@@ -354,9 +382,16 @@ func TestConfigFileIsWhereTheClientDocumentsIt(t *testing.T) {
 			t.Errorf("%s on Linux: %v, want ErrNoFile", client, err)
 		}
 	}
-	env["CODEX_HOME"] = "/srv/codex"
-	if got, _ := ConfigFile("codex", w); got != "/srv/codex/config.toml" {
-		t.Errorf("CODEX_HOME: %q", got)
+	for client, c := range map[string]struct{ env, value, want string }{
+		"codex":    {"CODEX_HOME", "/srv/codex", "/srv/codex/config.toml"},
+		"copilot":  {"COPILOT_HOME", "/srv/copilot", "/srv/copilot/mcp-config.json"},
+		"gemini":   {"GEMINI_CLI_HOME", "/srv/gemini", "/srv/gemini/.gemini/settings.json"},
+		"opencode": {"XDG_CONFIG_HOME", "/srv/xdg", "/srv/xdg/opencode/opencode.json"},
+	} {
+		env[c.env] = c.value
+		if got, _ := ConfigFile(client, w); got != c.want {
+			t.Errorf("%s with %s: %q, want %q", client, c.env, got, c.want)
+		}
 	}
 }
 

@@ -22,7 +22,9 @@ type Where struct {
 //	cursor          ~/.cursor/mcp.json (every project)
 //	windsurf        ~/.codeium/windsurf/mcp_config.json
 //	codex           $CODEX_HOME/config.toml, else ~/.codex/config.toml
-//	gemini          ~/.gemini/settings.json (every project)
+//	copilot         $COPILOT_HOME/mcp-config.json, else ~/.copilot/mcp-config.json
+//	gemini          $GEMINI_CLI_HOME/.gemini/settings.json, else ~/.gemini/settings.json (every project)
+//	opencode        $XDG_CONFIG_HOME/opencode/opencode.json, else ~/.config/opencode/opencode.json (every project)
 //
 // Claude Code has none: its command writes its file (ErrNoFile).
 func ConfigFile(client string, w Where) (string, error) {
@@ -48,8 +50,22 @@ func ConfigFile(client string, w Where) (string, error) {
 			return filepath.Join(home, "config.toml"), nil
 		}
 		return filepath.Join(w.Home, ".codex", "config.toml"), nil
+	case "copilot":
+		if home := w.Getenv("COPILOT_HOME"); home != "" {
+			return filepath.Join(home, "mcp-config.json"), nil
+		}
+		return filepath.Join(w.Home, ".copilot", "mcp-config.json"), nil
 	case "gemini":
-		return filepath.Join(w.Home, ".gemini", "settings.json"), nil
+		home := w.Home
+		if h := w.Getenv("GEMINI_CLI_HOME"); h != "" {
+			home = h
+		}
+		return filepath.Join(home, ".gemini", "settings.json"), nil
+	case "opencode":
+		if xdg := w.Getenv("XDG_CONFIG_HOME"); xdg != "" {
+			return filepath.Join(xdg, "opencode", "opencode.json"), nil
+		}
+		return filepath.Join(w.Home, ".config", "opencode", "opencode.json"), nil
 	case "claude-code":
 		return "", fmt.Errorf("%w: Claude Code rewrites its own file while it runs, so it is configured with claude mcp add", ErrNoFile)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -87,6 +88,8 @@ type Config struct {
 	// cannot be read) and returns the function that completes it with the
 	// call's outcome and the error behind it, if any.
 	Record func(ctx context.Context, req *mcp.CallToolRequest) (done func(Outcome, error))
+	// Log receives, at debug, the keys Arguments removes from a call.
+	Log *slog.Logger
 }
 
 // Tools are the discovery tools of one server: their handlers, and the
@@ -122,23 +125,10 @@ func (d *Tools) Handler(name string) mcp.ToolHandler {
 func (d *Tools) answer(f func(raw json.RawMessage) (*mcp.CallToolResult, Outcome, error)) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		done := d.cfg.Record(ctx, req)
-		res, outcome, err := f(Arguments(req))
+		res, outcome, err := f(Arguments(d.cfg.Log, req, nil))
 		done(outcome, err)
 		return res, nil
 	}
-}
-
-// Arguments are a tools/call's raw arguments, absent or null meaning the
-// empty object: the protocol makes arguments optional, and some clients
-// send null for "none"; validation then sees what the client meant.
-func Arguments(req *mcp.CallToolRequest) json.RawMessage {
-	if req.Params == nil {
-		return json.RawMessage("{}")
-	}
-	if raw := bytes.TrimSpace(req.Params.Arguments); len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return json.RawMessage("{}")
-	}
-	return req.Params.Arguments
 }
 
 // alwaysLoad is the _meta of a tool a client that defers tools by itself

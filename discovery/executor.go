@@ -96,7 +96,7 @@ func (e *Executor) annotations(b exposure.Behavior) *mcp.ToolAnnotations {
 // Config.Run, or answers, with nothing run, that they cannot be read.
 func (d *Tools) execute(e *Executor) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		name, args, err := executorArguments(Arguments(req))
+		name, args, err := executorArguments(Arguments(d.cfg.Log, req, nil))
 		if err != nil {
 			d.cfg.Record(ctx, req)(InvalidArguments, err)
 			return errorResult("nothing ran: %v\nCall %s with {\"name\": \"tool_name\", \"arguments\": {...}}.", err, e.name), nil

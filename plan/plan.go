@@ -54,6 +54,11 @@ type Plan struct {
 	// PREFIX=PATH), as given: config and bundle pass them on.
 	ConfigFile string
 	AppArgs    []string
+	// ApprovalDefault, when set, is the --approval of a plan that chooses
+	// none, in place of elicit: config and bundle set the mode their client
+	// takes, so that what goes with it (--approval-opener) is checked
+	// against that mode rather than the server's default.
+	ApprovalDefault elicit.Mode
 
 	// The settings Load turns into the values above.
 	include, exclude []string // compiled into Policy
@@ -128,6 +133,9 @@ func (p *Plan) Load() error {
 			return err
 		}
 		p.set.Merge(f.set, p.ConfigFile)
+	}
+	if p.ApprovalDefault != "" && p.Serving != nil && !p.Chosen("approval") {
+		p.Serving.Approval.Mode = p.ApprovalDefault
 	}
 	return p.resolve(f.Apps)
 }

@@ -98,6 +98,7 @@ func (s *Server) newDiscovery() *discovery.Tools {
 		},
 		Run:    s.callVia,
 		Record: s.recordDiscovery,
+		Log:    s.log,
 	})
 }
 
@@ -131,7 +132,7 @@ func (s *Server) recordDiscovery(ctx context.Context, req *mcp.CallToolRequest) 
 	st.handled = true
 	rec := st.rec
 	rec.kind, rec.decision = exposure.KindBuiltin, decisionUngated
-	if raw := discovery.Arguments(req); json.Valid(raw) {
+	if raw := discovery.Arguments(nil, req, nil); json.Valid(raw) {
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, raw)
 		rec.argv = s.cfg.Redactor.Redact(rec.tool + " " + compact.String())

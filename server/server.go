@@ -212,11 +212,25 @@ func sortedNames[V any](m map[string]V) []string {
 	return names
 }
 
+// hasArgument reports whether t's input schema has a top-level property of
+// that name; nothing for a tool not found, which the call refuses anyway.
+func hasArgument(t exposure.Tool) func(string) bool {
+	return func(key string) bool {
+		if t == nil {
+			return false
+		}
+		props, _ := t.InputSchema()["properties"].(map[string]any)
+		_, ok := props[key]
+		return ok
+	}
+}
+
 // handler is the SDK handler registered for the tool called name. It
 // resolves name in the current set at call time, so a call never runs a
 // tool that a Publish has withdrawn.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.call(ctx, req, target{name: name, args: discovery.Arguments(req)})
+		tool, _ := s.tools.Load().Lookup(name)
+		return s.call(ctx, req, target{name: name, args: discovery.Arguments(s.log, req, hasArgument(tool))})
 	}
 }

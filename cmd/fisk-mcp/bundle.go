@@ -8,6 +8,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/bundle"
 	"github.com/fisk-mcp/fisk-mcp/clients"
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/plan"
 )
 
@@ -25,6 +26,7 @@ func (c *cli) registerBundle(app *fisk.Application) {
 func (c *cli) runBundle(*fisk.ParseContext) error {
 	p := c.bundle
 	args, err := p.Args()
+	p.ApprovalDefault = elicit.ModeBrowser // Claude Desktop's, which cannot ask
 	if err == nil {
 		err = p.Load()
 	}
@@ -53,7 +55,7 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 	}
 	// A bundle is Claude Desktop's, which cannot ask: its gated tools are
 	// approved in the browser, as its configuration would have them.
-	approval := clients.AdviseApproval("claude-desktop", spec.Gated(), string(p.Serving.Approval.Mode), p.Chosen("approval"))
+	approval := withApprovalMode(p, clients.AdviseApproval("claude-desktop", spec.Gated(), string(p.Serving.Approval.Mode), p.Chosen("approval")))
 	spec.ServeArgs = approval.Apply(spec.ServeArgs)
 	if err := bundle.WriteFile(c.bundleOut, spec); err != nil {
 		return err

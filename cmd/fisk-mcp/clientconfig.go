@@ -9,6 +9,7 @@ import (
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/clients"
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/plan"
 	"github.com/fisk-mcp/fisk-mcp/server"
@@ -17,6 +18,9 @@ import (
 func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err := c.installOpts.check(); err != nil {
 		return err
+	}
+	if c.trust && c.client != "gemini" {
+		return fmt.Errorf("--trust is Gemini CLI's (\"trust\": true); %s has no such setting: drop it", clients.Known[c.client].Label)
 	}
 	p := c.config
 	// Render the command line before the configuration file is merged in:
@@ -28,6 +32,9 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	apps, err := exposure.AbsoluteApps(p.AppArgs)
 	if err != nil {
 		return err
+	}
+	if clients.Known[c.client].Approval() == clients.ApprovalBrowser {
+		p.ApprovalDefault = elicit.ModeBrowser
 	}
 	if err := p.Load(); err != nil {
 		return err
@@ -46,11 +53,15 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 	if err != nil {
 		return err
 	}
-	served, gated := c.countServed(p, env)
-	advice := clients.Advise(c.client, served, clients.Deferral{
+	served := c.countServed(p, env)
+	gated := len(served.Gated)
+	if served.Count < 0 {
+		gated = -1
+	}
+	advice := clients.Advise(c.client, served.Count, clients.Deferral{
 		Mode: string(p.Defer), Threshold: p.DeferThreshold, Chosen: p.Chosen("defer"),
 	})
-	approval := clients.AdviseApproval(c.client, gated, string(p.Serving.Approval.Mode), p.Chosen("approval"))
+	approval := withApprovalMode(p, clients.AdviseApproval(c.client, gated, string(p.Serving.Approval.Mode), p.Chosen("approval")))
 	args = approval.Apply(advice.Apply(args))
 	name := clients.ServerKey(p.Serving.Server.Name, p.Apps)
 	if p.Serving.Server.Name == "" {
@@ -64,13 +75,25 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 		Command: exe,
 		Args:    append(append([]string{"serve"}, args...), apps...),
 		Env:     env,
+		Trust:   c.trust,
+	}
+	notes := []string{advice.Note, approval.Note}
+	if c.client == "codex" {
+		mode := p.Serving.Approval.Mode
+		browser := mode.UsesBrowser() && (p.Chosen("approval") || len(approval.Args) > 0)
+		var note string
+		l.Approve, l.PassEnv, note = clients.CodexApprovals(name, served, browser)
+		notes = append(notes, note)
+	}
+	if c.client == "gemini" && !c.trust {
+		notes = append(notes, "headless Gemini CLI (gemini -p) shows the tools of trusted servers only: pass --trust to write \"trust\": true, which also skips Gemini CLI's own confirmation of each call (fisk-mcp still asks for gated ones)")
 	}
 	out, err := clients.Render(c.client, l)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		for _, note := range []string{advice.Note, approval.Note} {
+		for _, note := range notes {
 			if note != "" {
 				fmt.Fprintf(c.stderr, "note: %s\n", note)
 			}
@@ -87,11 +110,12 @@ func (c *cli) runConfig(*fisk.ParseContext) error {
 }
 
 // countServed counts the tools the configured server would serve, and of
-// them those that need a person's approval, loading the apps as serve
-// does, in the environment the client adds; -1 each when the apps cannot
-// be loaded here (the client's environment may differ), which is a
-// warning: the configuration is still written.
-func (c *cli) countServed(p *plan.Plan, env map[string]string) (served, gated int) {
+// them those that need a person's approval and those that, ungated, are
+// not read-only, loading the apps as serve does, in the environment the
+// client adds. When the apps cannot be loaded here (the client's
+// environment may differ) the count is negative, with a warning: the
+// configuration is still written.
+func (c *cli) countServed(p *plan.Plan, env map[string]string) clients.Served {
 	extra := make([]string, 0, len(env))
 	for k, v := range env {
 		extra = append(extra, k+"="+v)
@@ -99,12 +123,31 @@ func (c *cli) countServed(p *plan.Plan, env map[string]string) (served, gated in
 	set, err := plan.NewLoader(p, extra...).Load(c.ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "warning: the tools to serve could not be counted, so deferral is left as set and approval is set as if some were gated: %v\n", err)
-		return -1, -1
+		return clients.Served{Count: -1}
 	}
+	s := clients.Served{Count: server.ServedCount(set), Deferred: server.Defers(server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold}, set)}
 	for _, t := range set.Tools() {
-		if g, ok := t.(exposure.Confirmable); ok && t.MCPExposable() && g.NeedsConfirm() {
-			gated++
+		if !t.MCPExposable() {
+			continue
+		}
+		switch g, ok := t.(exposure.Confirmable); {
+		case ok && g.NeedsConfirm():
+			s.Gated = append(s.Gated, t.Name())
+		case !exposure.BehaviorOf(t).ReadOnly:
+			s.UngatedWrites = append(s.UngatedWrites, t.Name())
 		}
 	}
-	return server.ServedCount(set), gated
+	return s
+}
+
+// withApprovalMode adds the browser mode to a's arguments when the person
+// gave a flag that goes with it (--approval-opener) under the client's
+// default browser approval (plan.Plan.ApprovalDefault) and a adds none,
+// as without gated tools: serve refuses such a flag without the mode.
+func withApprovalMode(p *plan.Plan, a clients.Advice) clients.Advice {
+	mode := p.Serving.Approval.Mode
+	if len(a.Args) == 0 && !p.Chosen("approval") && mode.UsesBrowser() && (p.Chosen("approval-opener") || p.Chosen("approver-token-file")) {
+		a.Args = []string{"--approval=" + string(mode)}
+	}
+	return a
 }

@@ -161,3 +161,77 @@ func bundleArgs(t *testing.T, app string, extra ...string) ([]string, string) {
 	}
 	return m.Server.MCPConfig.Args, errOut
 }
+
+// --approval-opener goes with browser approval: config accepts it for
+// every client whose approval it turns to the browser, with or without
+// gated tools (serve needs the mode beside it), and bundle too; for a
+// client that asks, it is refused as it is by serve.
+func TestApprovalOpenerIsAcceptedWhereConfigApprovesInTheBrowser(t *testing.T) {
+	app, cleanup, err := testsupport.BuildFixture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	const exe = "/opt/fisk-mcp/bin/fisk-mcp"
+	for _, name := range clients.Names {
+		browser := clients.Known[name].Approval() == clients.ApprovalBrowser
+		for _, sel := range [][]string{nil, {"--include", "^echo$"}} {
+			t.Run(name+strings.Join(sel, ""), func(t *testing.T) {
+				args := append(append([]string{"config", name, "--approval-opener", "firefox --new-window"}, sel...), app)
+				out, errOut, err := runFiskMCP(t, exe, args...)
+				if !browser {
+					if err == nil || !strings.Contains(err.Error(), "only applies when approvals are asked in the browser") {
+						t.Fatalf("%s asks itself, yet --approval-opener gave %v:\n%s", name, err, out)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("%v\n%s", err, errOut)
+				}
+				for _, want := range []string{"--approval-opener=firefox --new-window", "--approval=browser"} {
+					if !strings.Contains(out, want) {
+						t.Errorf("lacks %q:\n%s", want, out)
+					}
+				}
+			})
+		}
+	}
+	got, errOut := bundleArgs(t, app, "--approval-opener", "firefox", "--include", "^echo$")
+	if !slices.Contains(got, "--approval-opener=firefox") || !slices.Contains(got, "--approval=browser") {
+		t.Errorf("the bundle's args %q lack the opener and its mode\n%s", got, errOut)
+	}
+}
+
+// --trust writes Gemini CLI's "trust": true, which headless gemini -p needs
+// to show the server's tools; without it the note says so; for another
+// client it is refused, since nothing would be written.
+func TestTrustIsGeminisAndWritten(t *testing.T) {
+	app, cleanup, err := testsupport.BuildFixture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	const exe = "/opt/fisk-mcp/bin/fisk-mcp"
+	trusted := func(out string) bool {
+		var doc map[string]map[string]map[string]any
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		for _, e := range doc["mcpServers"] {
+			return e["trust"] == true
+		}
+		t.Fatalf("no server in %s", out)
+		return false
+	}
+	out, errOut, err := runFiskMCP(t, exe, "config", "gemini", "--trust", app)
+	if err != nil || !trusted(out) || strings.Contains(errOut, "pass --trust") {
+		t.Errorf("--trust: %v\n%s\n%s", err, out, errOut)
+	}
+	out, errOut, err = runFiskMCP(t, exe, "config", "gemini", app)
+	if err != nil || trusted(out) || !strings.Contains(errOut, "gemini -p) shows the tools of trusted servers only: pass --trust") {
+		t.Errorf("without --trust: %v\n%s\n%s", err, out, errOut)
+	}
+	if _, _, err := runFiskMCP(t, exe, "config", "codex", "--trust", app); err == nil || !strings.Contains(err.Error(), "--trust is Gemini CLI's") {
+		t.Errorf("--trust for codex: %v", err)
+	}
+}

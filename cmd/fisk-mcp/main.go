@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/choria-io/fisk"
@@ -55,6 +56,7 @@ type cli struct {
 	client                       string
 	clientEnv                    []string
 	installOpts                  installOptions
+	trust                        bool
 	bundleOut, bundleVersion     string
 	bundleInstalled              bool
 
@@ -85,10 +87,11 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 
 	config := app.Command("config", "Print a ready-to-paste configuration that makes an MCP client run fisk-mcp serve over stdio").Action(c.runConfig)
 	config.HelpLong(configHelp)
-	config.Arg("client", "The client: claude-desktop, claude-code, vscode, cursor, windsurf, codex or gemini").Required().EnumVar(&c.client, clients.Names...)
+	config.Arg("client", "The client: "+strings.Join(clients.Names[:len(clients.Names)-1], ", ")+" or "+clients.Names[len(clients.Names)-1]).Required().EnumVar(&c.client, clients.Names...)
 	config.Flag("env", "Set KEY=VALUE in the server's environment in the generated configuration (repeatable)").PlaceHolder("KEY=VALUE").StringsVar(&c.clientEnv)
 	config.Flag("install", "Write the entry into the client's own configuration (claude-code: run claude mcp add) instead of printing it").UnNegatableBoolVar(&c.installOpts.install)
 	config.Flag("force", "With --install, replace a different server of the same name").UnNegatableBoolVar(&c.installOpts.force)
+	config.Flag("trust", "gemini: mark the server trusted (\"trust\": true), which headless gemini -p needs to show its tools").UnNegatableBoolVar(&c.trust)
 	config.Flag("client-config", "With --install, the client's configuration file to write, instead of its documented place").PlaceHolder("FILE").StringVar(&c.installOpts.file)
 	c.config.Register(config)
 	c.registerBundle(app)
@@ -123,21 +126,37 @@ so the configuration works whatever directory the client starts in.
   claude-code     the "claude mcp add" command line, with --defer=never:
                   Claude Code defers every MCP tool behind its own tool search
   vscode          the "servers" entry for .vscode/mcp.json
+  copilot         the "mcpServers" entry for ~/.copilot/mcp-config.json
+                  (Copilot CLI; it does not read .vscode/mcp.json)
   cursor          the "mcpServers" entry for .cursor/mcp.json
   windsurf        the "mcpServers" entry for ~/.codeium/windsurf/mcp_config.json
-  codex           the [mcp_servers.NAME] table for ~/.codex/config.toml
-  gemini          the "mcpServers" entry for ~/.gemini/settings.json
+  codex           the [mcp_servers.NAME] table for ~/.codex/config.toml, with
+                  approval_mode = "approve" for the gated tools (fisk-mcp asks
+                  for them in the browser; codex exec refuses any tool that
+                  is not read-only and not approved) and env_vars for the
+                  browser's opener
+  gemini          the "mcpServers" entry for ~/.gemini/settings.json;
+                  --trust adds "trust": true, without which headless
+                  gemini -p shows none of the server's tools
+  opencode        the "mcp" entry for ~/.config/opencode/opencode.json
 
 --install writes the entry into that file (vscode: .vscode/mcp.json here;
-claude-desktop: its file on macOS and Windows; --client-config FILE for any
-other), merging: other servers, unknown keys and comments (JSONC, TOML) are
-kept, a different server of the same name is replaced only with --force,
-the previous file is kept as FILE.YYYYMMDDTHHMMSSZ.bak, and the file is
+claude-desktop: its file on macOS and Windows; codex, copilot and gemini
+under $CODEX_HOME, $COPILOT_HOME and $GEMINI_CLI_HOME when set, opencode
+under $XDG_CONFIG_HOME; --client-config FILE for any other), merging:
+other servers, unknown keys and comments (JSONC, TOML) are kept, a
+different server of the same name is replaced only with --force, the
+previous file is kept as FILE.YYYYMMDDTHHMMSSZ.bak, and the file is
 replaced atomically (a symlink's target is written), only in a directory
-of yours that others may not write. A malformed file is left alone. For claude-code it runs claude mcp add.
+of yours that others may not write. A malformed file is left alone. For
+claude-code it runs claude mcp add.
+
+Clients that cannot ask their person (Claude Desktop, Cursor, Windsurf,
+Codex, Gemini CLI, opencode) get --approval=browser when the app has gated
+tools, and the browser approval flags (--approval-opener) with it.
 
 The apps are loaded to count their tools: for a client that takes at most so
-many (VS Code and Gemini CLI 128, Cursor 80, Windsurf 50), a larger set is
+many (VS Code 128 with its own, Cursor 80, Windsurf 50), a larger set is
 deferred, with --defer=always unless the settings already defer it; a note
 on stderr says so.`
 
