@@ -60,16 +60,11 @@ type Resource struct {
 // issuer's keys are fetched when the first token arrives, so that the
 // server may start before its authorization server.
 func New(cfg Config) (*Resource, error) {
-	if err := checkURL("issuer", cfg.Issuer); err != nil {
-		return nil, err
+	if cfg.Resource == "" {
+		return nil, errors.New("oauth resource: give the URL clients connect to, such as https://mcp.example.com/mcp")
 	}
-	if err := checkURL("resource", cfg.Resource); err != nil {
+	if err := cfg.Check(); err != nil {
 		return nil, err
-	}
-	for _, s := range cfg.Scopes {
-		if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '"' || r == '\\' || r >= 0x7f }) {
-			return nil, fmt.Errorf("scope %q: a scope is one word of printable ASCII characters without quotes or backslashes", s)
-		}
 	}
 	if cfg.Leeway <= 0 {
 		cfg.Leeway = DefaultLeeway
@@ -94,6 +89,25 @@ func New(cfg Config) (*Resource, error) {
 		keys:        newKeySet(cfg.Issuer, cfg.Client),
 		log:         log,
 	}, nil
+}
+
+// Check reports what is wrong with the issuer, the resource (when set)
+// and the scopes of c, saying how to write them.
+func (c Config) Check() error {
+	if err := checkURL("issuer", c.Issuer); err != nil {
+		return err
+	}
+	if c.Resource != "" {
+		if err := checkURL("resource", c.Resource); err != nil {
+			return err
+		}
+	}
+	for _, s := range c.Scopes {
+		if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == '"' || r == '\\' || r >= 0x7f }) {
+			return fmt.Errorf("oauth scope %s: a scope is one word of printable ASCII characters without quotes or backslashes", echo.Quoted(s))
+		}
+	}
+	return nil
 }
 
 // checkURL refuses an identifier that is not an absolute http(s) URL

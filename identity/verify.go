@@ -146,6 +146,24 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
 	return c, nil
 }
 
+// The keys of a caller's subject and display name in auth.TokenInfo.Extra.
+const (
+	extraSubject = "fisk-mcp/subject"
+	extraDisplay = "fisk-mcp/display"
+)
+
+// Named returns the subject and display name of the caller info (the
+// SDK's TokenInfo of a request a Resource admitted, as a tool handler
+// sees it), or "" for a request without one.
+func Named(info *auth.TokenInfo) (subject, display string) {
+	if info == nil {
+		return "", ""
+	}
+	subject, _ = info.Extra[extraSubject].(string)
+	display, _ = info.Extra[extraDisplay].(string)
+	return subject, display
+}
+
 type callerKey struct{}
 
 // CallerFrom returns the caller a Resource admitted the request of ctx
@@ -166,7 +184,7 @@ func (r *Resource) withCaller(req *http.Request, c *Caller) (*http.Request, bool
 		Scopes:     c.Scopes,
 		Expiration: c.Expiry,
 		UserID:     c.UserID(),
-		Extra:      map[string]any{"sub": c.Subject, "name": c.Display},
+		Extra:      map[string]any{extraSubject: c.Subject, extraDisplay: c.Display},
 	}
 	verified := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return info, nil }
 	var out *http.Request
