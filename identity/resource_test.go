@@ -29,13 +29,29 @@ type testIssuer struct {
 	jwksHits atomic.Int32
 }
 
-func newTestIssuer(t *testing.T) *testIssuer {
+func newTestIssuer(t testing.TB) *testIssuer {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	iss := &testIssuer{key: key, kid: "k1"}
+	iss.serve(t, func() jose.JSONWebKey {
+		return jose.JSONWebKey{Key: &key.PublicKey, KeyID: iss.kid, Algorithm: "ES256", Use: "sig"}
+	})
+	return iss
+}
+
+// newTestIssuerWithKey is an issuer publishing only key, whose tokens the
+// caller signs itself.
+func newTestIssuerWithKey(t testing.TB, key jose.JSONWebKey) *testIssuer {
+	iss := &testIssuer{}
+	iss.serve(t, func() jose.JSONWebKey { return key })
+	return iss
+}
+
+// serve serves the issuer's metadata and the key published returns.
+func (iss *testIssuer) serve(t testing.TB, published func() jose.JSONWebKey) {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -49,14 +65,13 @@ func newTestIssuer(t *testing.T) *testIssuer {
 	})
 	mux.HandleFunc("GET /jwks", func(w http.ResponseWriter, _ *http.Request) {
 		iss.jwksHits.Add(1)
-		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: iss.kid, Algorithm: "ES256", Use: "sig"}}})
+		json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{published()}})
 	})
-	return iss
 }
 
 // sign returns a token of claims signed by the issuer's key, with the
 // extra header fields given.
-func (iss *testIssuer) sign(t *testing.T, claims map[string]any, headers map[jose.HeaderKey]any) string {
+func (iss *testIssuer) sign(t testing.TB, claims map[string]any, headers map[jose.HeaderKey]any) string {
 	t.Helper()
 	opts := (&jose.SignerOptions{}).WithHeader("kid", iss.kid)
 	for k, v := range headers {
