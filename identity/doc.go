@@ -16,7 +16,9 @@
 // the issuer's published keys, found through its RFC 8414 or OpenID
 // metadata; a token naming a key the server does not know makes it fetch
 // the keys again, at a bounded rate, so that a rotation is followed and a
-// stream of made-up key IDs cannot make it hammer the issuer. Only
+// stream of made-up key IDs cannot make it hammer the issuer; keys held
+// for ten minutes are fetched again, so that a withdrawn key stops being
+// accepted. Only
 // asymmetric algorithms are accepted (never "none", never HMAC, whose key
 // would be a secret shared with every resource), and the jku, x5u and
 // embedded-key headers are never followed: the keys are the issuer's,

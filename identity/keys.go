@@ -24,6 +24,9 @@ const (
 	// issuer one request per interval.
 	keyRefetchEvery = 30 * time.Second
 	keyRefetchBurst = 3
+	// keyMaxAge is how long fetched keys are used before they are fetched
+	// again, so that a key the issuer withdraws stops being accepted.
+	keyMaxAge = 10 * time.Minute
 	// fetchTimeout bounds one fetch of the issuer's metadata or keys.
 	fetchTimeout = 10 * time.Second
 	// maxDocBytes bounds the documents read from the issuer.
@@ -45,26 +48,30 @@ type keySet struct {
 	issuer string
 	client *http.Client
 	limit  *rate.Limiter
+	maxAge time.Duration // keyMaxAge, but in tests
 
 	mu      sync.Mutex
 	jwksURI string
 	keys    jose.JSONWebKeySet
-	fetched bool
+	fetched bool          // a fetch was tried
+	at      time.Time     // when keys were fetched
 	err     error         // the last fetch's error, nil after a success
 	pending chan struct{} // closed when the fetch in flight ends; nil when none is
 }
 
 func newKeySet(issuer string, client *http.Client) *keySet {
-	return &keySet{issuer: issuer, client: client, limit: rate.NewLimiter(rate.Every(keyRefetchEvery), keyRefetchBurst)}
+	return &keySet{issuer: issuer, client: client, limit: rate.NewLimiter(rate.Every(keyRefetchEvery), keyRefetchBurst), maxAge: keyMaxAge}
 }
 
 // lookup returns the keys of ID kid, fetching the set when it does not
-// hold them and the rate allows.
+// hold them, or holds them for longer than maxAge, and the rate allows.
+// Keys that could not be fetched again are used as they were.
 func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
 	refetched := false
 	for {
 		k.mu.Lock()
-		if found := k.keys.Key(kid); len(found) > 0 {
+		found := k.keys.Key(kid)
+		if len(found) > 0 && (refetched || time.Since(k.at) <= k.maxAge) {
 			k.mu.Unlock()
 			return found, nil
 		}
@@ -81,6 +88,9 @@ func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, err
 		if refetched || (k.fetched && !k.limit.Allow()) {
 			err := k.err
 			k.mu.Unlock()
+			if len(found) > 0 {
+				return found, nil
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -94,7 +104,7 @@ func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, err
 		k.mu.Lock()
 		k.fetched, k.err, k.pending = true, err, nil
 		if err == nil {
-			k.keys, k.jwksURI = keys, uri
+			k.keys, k.jwksURI, k.at = keys, uri, time.Now()
 		}
 		close(ch)
 		k.mu.Unlock()

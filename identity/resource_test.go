@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,7 +26,8 @@ const resource = "http://127.0.0.1:9/mcp"
 type testIssuer struct {
 	url      string
 	key      *ecdsa.PrivateKey
-	kid      string
+	mu       sync.Mutex
+	kid      string // the ID the key is published and signs under
 	jwksHits atomic.Int32
 }
 
@@ -37,7 +39,7 @@ func newTestIssuer(t testing.TB) *testIssuer {
 	}
 	iss := &testIssuer{key: key, kid: "k1"}
 	iss.serve(t, func() jose.JSONWebKey {
-		return jose.JSONWebKey{Key: &key.PublicKey, KeyID: iss.kid, Algorithm: "ES256", Use: "sig"}
+		return jose.JSONWebKey{Key: &key.PublicKey, KeyID: iss.currentKID(), Algorithm: "ES256", Use: "sig"}
 	})
 	return iss
 }
@@ -69,11 +71,24 @@ func (iss *testIssuer) serve(t testing.TB, published func() jose.JSONWebKey) {
 	})
 }
 
+func (iss *testIssuer) currentKID() string {
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	return iss.kid
+}
+
+// setKID publishes the key under kid, and signs under it, from now on.
+func (iss *testIssuer) setKID(kid string) {
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	iss.kid = kid
+}
+
 // sign returns a token of claims signed by the issuer's key, with the
 // extra header fields given.
 func (iss *testIssuer) sign(t testing.TB, claims map[string]any, headers map[jose.HeaderKey]any) string {
 	t.Helper()
-	opts := (&jose.SignerOptions{}).WithHeader("kid", iss.kid)
+	opts := (&jose.SignerOptions{}).WithHeader("kid", iss.currentKID())
 	for k, v := range headers {
 		opts = opts.WithHeader(k, v)
 	}
@@ -110,7 +125,7 @@ func unsigned(claims map[string]any) string {
 // key's bytes: the algorithm confusion attack.
 func hmacSigned(t *testing.T, iss *testIssuer, claims map[string]any) string {
 	pub, _ := json.Marshal(jose.JSONWebKey{Key: &iss.key.PublicKey})
-	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: pub}, (&jose.SignerOptions{}).WithHeader("kid", iss.kid))
+	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: pub}, (&jose.SignerOptions{}).WithHeader("kid", iss.currentKID()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,9 +237,7 @@ func TestUnknownKeysRefetchAtABoundedRate(t *testing.T) {
 	if resp, _ := authenticate(t, res, "Bearer "+iss.sign(t, iss.claims(nil), nil)); resp.StatusCode != http.StatusOK {
 		t.Fatalf("valid token: status %d", resp.StatusCode)
 	}
-	iss.kid = "made-up"
-	forged := iss.sign(t, iss.claims(nil), nil)
-	iss.kid = "k1"
+	forged := iss.sign(t, iss.claims(nil), map[jose.HeaderKey]any{"kid": "made-up"})
 	for range 20 {
 		if resp, _ := authenticate(t, res, "Bearer "+forged); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("unknown key: status %d, want 401", resp.StatusCode)
@@ -243,9 +256,28 @@ func TestARotatedKeyIsFollowed(t *testing.T) {
 	if resp, _ := authenticate(t, res, "Bearer "+iss.sign(t, iss.claims(nil), nil)); resp.StatusCode != http.StatusOK {
 		t.Fatalf("valid token: status %d", resp.StatusCode)
 	}
-	iss.kid = "k2" // the same key under a new ID stands for a new key
+	iss.setKID("k2") // the same key under a new ID stands for a new key
 	if resp, _ := authenticate(t, res, "Bearer "+iss.sign(t, iss.claims(nil), nil)); resp.StatusCode != http.StatusOK {
 		t.Fatalf("token of the new key: status %d, want 200", resp.StatusCode)
+	}
+}
+
+// A key the issuer no longer publishes stops being accepted once the
+// fetched keys are older than their maximum age.
+func TestAWithdrawnKeyIsRefusedOnceTheKeysAreFetchedAgain(t *testing.T) {
+	iss := newTestIssuer(t)
+	res := newResource(t, iss)
+	token := iss.sign(t, iss.claims(nil), nil)
+	if resp, _ := authenticate(t, res, "Bearer "+token); resp.StatusCode != http.StatusOK {
+		t.Fatalf("valid token: status %d", resp.StatusCode)
+	}
+	iss.setKID("k2") // k1 withdrawn
+	if resp, _ := authenticate(t, res, "Bearer "+token); resp.StatusCode != http.StatusOK {
+		t.Fatalf("a key within its maximum age: status %d, want it still accepted", resp.StatusCode)
+	}
+	res.keys.maxAge = 0
+	if resp, _ := authenticate(t, res, "Bearer "+token); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a withdrawn key past the keys' maximum age: status %d, want 401", resp.StatusCode)
 	}
 }
 
