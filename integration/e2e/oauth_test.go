@@ -20,12 +20,12 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
-// startOAuthServer starts a stateless fisk-mcp on loopback admitting the
-// access tokens of issuer that carry the scope tools; its resource is its
-// own /mcp URL.
-func startOAuthServer(t *testing.T, issuer string) *httpServer {
+// startOAuthServer starts a fisk-mcp with the extra flags on loopback,
+// admitting the access tokens of issuer that carry the scope tools; its
+// resource is its own /mcp URL.
+func startOAuthServer(t *testing.T, issuer string, extra ...string) *httpServer {
 	t.Helper()
-	args := serveArgs("--http", "127.0.0.1:0", "--stateless", "--oauth-issuer", issuer, "--oauth-scope", "tools", fixtureBin)
+	args := serveArgs(append(append([]string{"--http", "127.0.0.1:0", "--oauth-issuer", issuer, "--oauth-scope", "tools"}, extra...), fixtureBin)...)
 	cmd := exec.Command(fiskMCP, args...)
 	cmd.Env = append(os.Environ(), "FISK_MCP_TOKEN=")
 	return startHTTPCommand(t, cmd, "")
@@ -35,10 +35,19 @@ func startOAuthServer(t *testing.T, issuer string) *httpServer {
 // token ("" for none), asking it to create marker, and returns the
 // response once its body has been read: the call has ended.
 func deploy(t *testing.T, srv *httpServer, token, marker string) (*http.Response, string) {
+	return deployInSession(t, srv, "", token, marker)
+}
+
+// deployInSession is deploy within the session of ID session ("" for
+// none).
+func deployInSession(t *testing.T, srv *httpServer, session, token, marker string) (*http.Response, string) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
 		"params": map[string]any{"name": "deploy", "arguments": map[string]any{"context": "prod", "release": "r1", "marker": marker}}})
 	header := map[string]string{"Mcp-Protocol-Version": legacyProtocol}
+	if session != "" {
+		header["Mcp-Session-Id"] = session
+	}
 	if token != "" {
 		header["Authorization"] = "Bearer " + token
 	}
@@ -65,8 +74,8 @@ func TestOAuthAdmitsOnlyTokensItsIssuerMadeForIt(t *testing.T) {
 	issuer := startHydra(t, "")
 	another := startHydra(t, "")
 	shortLived := startHydra(t, "1s")
-	srv := startOAuthServer(t, issuer.issuer)
-	expiring := startOAuthServer(t, shortLived.issuer)
+	srv := startOAuthServer(t, issuer.issuer, "--stateless")
+	expiring := startOAuthServer(t, shortLived.issuer, "--stateless")
 	base := strings.TrimSuffix(srv.url, "/mcp")
 	metadataURL := base + identity.MetadataPath + "/mcp"
 
@@ -183,4 +192,29 @@ func TestOAuthAdmitsOnlyTokensItsIssuerMadeForIt(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A session belongs to the caller who opened it: another caller's valid
+// token does not reach it.
+func TestOAuthSessionStaysWithTheCallerWhoOpenedIt(t *testing.T) {
+	issuer := startHydra(t, "")
+	srv := startOAuthServer(t, issuer.issuer)
+	alice, bob := issuer.client(t, "tools", srv.url), issuer.client(t, "tools", srv.url)
+	srv.token = alice.token(t, srv.url, "tools")
+	cs := srv.connect(t, client{protocol: legacyProtocol})
+	for _, c := range []struct {
+		name, token string
+		status      int
+	}{
+		{"another caller", bob.token(t, srv.url, "tools"), http.StatusForbidden},
+		{"the caller who opened it", srv.token, http.StatusOK},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			marker := filepath.Join(t.TempDir(), "deployed")
+			resp, body := deployInSession(t, srv, cs.ID(), c.token, marker)
+			if resp.StatusCode != c.status || exists(marker) != (c.status == http.StatusOK) {
+				t.Errorf("status %d (%s), ran %v; want %d", resp.StatusCode, strings.TrimSpace(body), exists(marker), c.status)
+			}
+		})
+	}
 }
