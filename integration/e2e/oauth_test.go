@@ -157,6 +157,13 @@ func TestOAuthAdmitsOnlyTokensItsIssuerMadeForIt(t *testing.T) {
 		if strings.Contains(text(res), valid) {
 			t.Errorf("the result carries the caller's token")
 		}
+		env, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "env", Arguments: args("context", "prod")})
+		if err != nil || env.IsError || !strings.Contains(text(env), "PATH=") {
+			t.Fatalf("env: %v %s", err, text(env))
+		}
+		if strings.Contains(text(env), valid) {
+			t.Errorf("the command's environment carries the caller's token")
+		}
 	})
 
 	t.Run("the metadata is served without a token", func(t *testing.T) {
