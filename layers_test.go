@@ -33,11 +33,11 @@ var layers = [][]string{
 	{"execrunner", "introspect"},
 	{"schema"},
 	{"exposure"},
-	// 6: over the tool set: its search; identity (token validation,
-	// policy) to come.
+	// 6: over the tool set: its search; identity (the OAuth resource
+	// server: token validation, the caller); policy to come.
 	{"catalog", "identity", "policy"},
 	// 7: the discovery tools over the search, the approval gate, and the
-	// HTTP guard (identity will sit beside it).
+	// HTTP guard (identity's Resource is one of its Authenticators).
 	{"discovery", "elicit", "httpguard"},
 	// 8, 9: the approval page, which implements the gate's Asker, and the
 	// stores on NATS.

@@ -20,9 +20,9 @@
 //
 // It deliberately knows nothing of what a request asks for: it never reads
 // a body, decodes JSON-RPC or looks at a tool, and it binds no request to
-// a caller's identity or policy: an identity layer (an OAuth resource
-// server, a policy per caller) would be another Authenticator, passing on
-// a request whose context names the caller. The body size is bounded by the transport
-// that reads the body (the SDK's). What happens to an admitted request is
+// a caller's identity or policy: package identity's OAuth resource server
+// is another Authenticator, passing on a request whose context names the
+// caller. The body size is bounded by the transport that reads the body
+// (the SDK's). What happens to an admitted request is
 // the server's.
 package httpguard

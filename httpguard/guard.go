@@ -35,7 +35,8 @@ type Config struct {
 //
 // The credential must be one a browser does not attach by itself, as it
 // does a cookie: the Host check relies on a web page being unable to send
-// it (see [Config].AllowHosts). [Bearer] is the one fisk-mcp has.
+// it (see [Config].AllowHosts). [Bearer] is one; package identity's
+// Resource, for OAuth access tokens, another.
 type Authenticator interface {
 	Authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool)
 }

@@ -251,6 +251,7 @@ func (p *Plan) resolveServing() error {
 			{p.set.Item("allow-host")(len(h.AllowHosts) - 1), len(h.AllowHosts) > 0},
 			{p.set.Named("insecure-no-auth"), h.InsecureNoAuth},
 			{p.set.Named("token-file"), sp.tokenFile != ""},
+			{p.set.Named("oauth-issuer"), h.OAuth.Issuer != ""},
 		} {
 			if o.set {
 				fail("%s only applies to streamable HTTP: add --http ADDR or remove it", o.name)
@@ -262,13 +263,14 @@ func (p *Plan) resolveServing() error {
 			fail("%s %q: give a host name as clients write it in the URL, such as mcp.example.com, without scheme or path", p.set.Item("allow-host")(i), host)
 		}
 	}
+	errs = append(errs, p.resolveOAuth()...)
 	if sp.tokenFile != "" {
 		tok, err := httpguard.ReadTokenFile(p.set.Named("token-file"), sp.tokenFile)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		h.Token, sp.TokenFromFile = tok, true
-	} else if h.Addr != "" {
+	} else if h.Addr != "" && h.OAuth.Issuer == "" {
 		var err error
 		if h.Token, err = httpguard.TokenFromEnv(); err != nil {
 			errs = append(errs, err)
@@ -292,4 +294,27 @@ func (p *Plan) resolveServing() error {
 	errs = append(errs, natsstore.CheckSetting(sp.ReplayStore, &sp.Replay, p.set.Named)...)
 	errs = append(errs, p.resolveApproval()...)
 	return errors.Join(errs...)
+}
+
+// resolveOAuth checks the OAuth settings: they need an issuer, which
+// replaces the shared token rather than adding to it (see
+// server.HTTPConfig.OAuth).
+func (p *Plan) resolveOAuth() []error {
+	o, sp := p.Serving.HTTP.OAuth, p.Serving
+	if o.Issuer == "" {
+		if o.Resource != "" || len(o.Scopes) > 0 {
+			return []error{fmt.Errorf("%s and %s only apply with an authorization server: add %s URL", p.set.Named("oauth-resource"), p.set.Named("oauth-scope"), p.set.Named("oauth-issuer"))}
+		}
+		return nil
+	}
+	var errs []error
+	if err := o.Check(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", p.set.Named("oauth-issuer"), err))
+	}
+	if sp.tokenFile != "" {
+		errs = append(errs, fmt.Errorf("%s and %s both say how clients get in: OAuth replaces the shared token, so remove one", p.set.Named("oauth-issuer"), p.set.Named("token-file")))
+	} else if tok, _ := httpguard.TokenFromEnv(); tok != "" {
+		errs = append(errs, fmt.Errorf("%s and the %s environment variable both say how clients get in: OAuth replaces the shared token, so unset %s or remove %s", p.set.Named("oauth-issuer"), execrunner.TokenEnvVar, execrunner.TokenEnvVar, p.set.Named("oauth-issuer")))
+	}
+	return errs
 }

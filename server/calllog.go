@@ -8,6 +8,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/identity"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -86,7 +87,10 @@ type callRecord struct {
 	argv     string
 	client   string
 	session  string
-	decision string
+	// caller and callerName are the OAuth caller's subject and display
+	// name ("" without OAuth).
+	caller, callerName string
+	decision           string
 	// decisionDetail is the gate's reason, for the operator.
 	decisionDetail string
 	// approval is the nonce of the approval asked or answered: it links
@@ -107,6 +111,9 @@ func newCallRecord(tool string, req *mcp.CallToolRequest) *callRecord {
 	rec.client = clientLabel(req.ClientInfo())
 	if req.Session != nil {
 		rec.session = req.Session.ID()
+	}
+	if req.Extra != nil {
+		rec.caller, rec.callerName = identity.Named(req.Extra.TokenInfo)
 	}
 	return rec
 }
@@ -141,9 +148,10 @@ func (rec *callRecord) decided(d elicit.Decision) {
 }
 
 // logCall writes the call's one structured line at Info: tool, kind, argv
-// (the redacted display line), client, session, approval decision and the
-// approval's nonce, result, exit code, duration and bytes. Each text field
-// is redacted, then bounded by MaxLogField.
+// (the redacted display line), client, session, the OAuth caller's
+// subject and display name, approval decision and the approval's nonce,
+// result, exit code, duration and bytes. Each text field is redacted, then
+// bounded by MaxLogField.
 func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 	field := func(v string) string { return logField(s.cfg.Redactor.Redact(v)) }
 	attrs := []slog.Attr{
@@ -155,6 +163,12 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 		slog.String("decision", rec.decision),
 		slog.String("result", string(rec.result)),
 		slog.Duration("duration", time.Since(rec.start)),
+	}
+	if rec.caller != "" {
+		attrs = append(attrs, slog.String("caller", field(rec.caller)))
+		if rec.callerName != "" {
+			attrs = append(attrs, slog.String("caller_name", field(rec.callerName)))
+		}
 	}
 	if rec.executor != "" {
 		attrs = append(attrs, slog.String("executor", rec.executor))

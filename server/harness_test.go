@@ -109,7 +109,7 @@ func tempPath(t *testing.T, name string) string {
 }
 
 // wait receives from ch or fails the test after guard.
-func wait[T any](t *testing.T, ch <-chan T, what string) T {
+func wait[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()
 	return testsupport.Await(t, ch, guard, what)
 }

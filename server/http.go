@@ -14,6 +14,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/httpguard"
+	"github.com/fisk-mcp/fisk-mcp/identity"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,8 +57,21 @@ type HTTPConfig struct {
 	// tools are refused for them.
 	Stateless bool
 	// Token is the bearer token every /mcp request must carry. A
-	// non-loopback address needs one, unless InsecureNoAuth is set.
+	// non-loopback address needs one (or OAuth), unless InsecureNoAuth
+	// is set.
 	Token string
+	// OAuth, when its Issuer is set, makes /mcp an OAuth 2.1 resource
+	// server (see package identity): every request needs an access token
+	// the issuer made for OAuth.Resource, and the protected resource
+	// metadata is served at its well-known paths, without a token. It
+	// replaces Token rather than adding a second way in: a shared token
+	// beside it would be a caller without an identity, whom per-caller
+	// sessions and policy could not tell apart. OAuth.Resource is the URL
+	// clients connect to; on a loopback address it may be left empty for
+	// http://ADDR/mcp of the bound address, elsewhere it is required (it
+	// is never taken from a request's Host header, which the client
+	// chooses).
+	OAuth identity.Config
 	// InsecureNoAuth allows a non-loopback address without a token. It is
 	// logged as a warning: anyone who can reach the port can run the tools.
 	InsecureNoAuth bool
@@ -149,7 +163,7 @@ type UnauthenticatedError struct {
 }
 
 func (e *UnauthenticatedError) Error() string {
-	return fmt.Sprintf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (%s) or explicitly allow unauthenticated access", e.Addr, execrunner.TokenEnvVar)
+	return fmt.Sprintf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (%s) or an OAuth issuer, or explicitly allow unauthenticated access", e.Addr, execrunner.TokenEnvVar)
 }
 
 // HTTPServer is a Server's streamable HTTP transport, bound to its address
@@ -163,7 +177,8 @@ type HTTPServer struct {
 }
 
 // ListenHTTP validates cfg, binds its address and returns the HTTP server
-// for /mcp and GET /healthz, ready to Serve. Binding happens here, before
+// for /mcp and GET /healthz (and the resource metadata, with OAuth), ready
+// to Serve. Binding happens here, before
 // serving, so the caller can report the bound address (Addr may use port 0)
 // and fail early. A non-loopback address without a token is refused with an
 // [*UnauthenticatedError] unless cfg.InsecureNoAuth is set.
@@ -173,7 +188,11 @@ func (s *Server) ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", cfg.Addr, err)
 	}
-	if !httpguard.IsLoopback(ln.Addr()) && cfg.Token == "" {
+	if err := resolveOAuth(&cfg, ln.Addr()); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	if !httpguard.IsLoopback(ln.Addr()) && cfg.Token == "" && cfg.OAuth.Issuer == "" {
 		if !cfg.InsecureNoAuth {
 			ln.Close()
 			return nil, &UnauthenticatedError{Addr: ln.Addr()}
@@ -186,6 +205,23 @@ func (s *Server) ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 		return nil, err
 	}
 	return &HTTPServer{s: s, cfg: cfg, ln: ln, h: h}, nil
+}
+
+// resolveOAuth checks cfg's OAuth against its Token and the bound
+// address addr, and fills in the resource of a loopback server.
+func resolveOAuth(cfg *HTTPConfig, addr net.Addr) error {
+	o := &cfg.OAuth
+	switch {
+	case o.Issuer == "":
+		return nil
+	case cfg.Token != "":
+		return fmt.Errorf("an OAuth issuer and a bearer token (%s or a token file) cannot both admit clients: choose one", execrunner.TokenEnvVar)
+	case o.Resource == "" && !httpguard.IsLoopback(addr):
+		return fmt.Errorf("serving %s with an OAuth issuer needs the resource identifier, the URL clients connect to, such as https://mcp.example.com/mcp: set it (--oauth-resource)", addr)
+	case o.Resource == "":
+		o.Resource = "http://" + addr.String() + "/mcp"
+	}
+	return nil
 }
 
 // Addr returns the bound address, with the port chosen when HTTPConfig.Addr
@@ -202,7 +238,22 @@ func (hs *HTTPServer) Close() error { return hs.ln.Close() }
 // ends a session's calls, when stateful), and /healthz.
 func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	gc := httpguard.Config{Addr: cfg.Addr, AllowHosts: cfg.AllowHosts, AllowOrigins: cfg.AllowOrigins}
-	if cfg.Token != "" {
+	mux := http.NewServeMux()
+	switch {
+	case cfg.OAuth.Issuer != "":
+		oc := cfg.OAuth
+		if oc.Logger == nil {
+			oc.Logger = s.log
+		}
+		res, err := identity.New(oc)
+		if err != nil {
+			return nil, err
+		}
+		gc.Auth = res
+		for _, p := range identity.MetadataPaths(oc.Resource) {
+			mux.Handle(p, res.Metadata())
+		}
+	case cfg.Token != "":
 		gc.Auth = httpguard.NewBearer(cfg.Token, s.log)
 	}
 	guard, err := httpguard.New(gc)
@@ -234,7 +285,6 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 		streamable = sessions.Handler(streamable)
 	}
 
-	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard.Authenticate(withRetryHint(cfg.RetryHint, withClientAddr(streamable))))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	if cfg.Approvals != nil {

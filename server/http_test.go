@@ -21,7 +21,7 @@ import (
 // serveHTTP serves s on a free loopback port until the test ends and
 // returns the base URL and a function that stops the server and returns
 // what HTTPServer.Serve returned.
-func serveHTTP(t *testing.T, s *Server, cfg HTTPConfig) (base string, stop func() error) {
+func serveHTTP(t testing.TB, s *Server, cfg HTTPConfig) (base string, stop func() error) {
 	t.Helper()
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:0"
@@ -56,7 +56,7 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // connectHTTP connects an SDK client to the streamable endpoint at base.
-func connectHTTP(t *testing.T, base, token, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+func connectHTTP(t testing.TB, base, token, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	transport := &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}
 	if token != "" {

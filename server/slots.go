@@ -146,6 +146,10 @@ func clientOf(req *mcp.CallToolRequest) string {
 	if req.Session != nil && req.Session.ID() != "" {
 		return "session " + req.Session.ID()
 	}
+	if info := req.Extra.TokenInfo; info != nil {
+		// An OAuth caller: the identity layer removed the token itself.
+		return "user " + info.UserID
+	}
 	token := sha256.Sum256([]byte(req.Extra.Header.Get("Authorization")))
 	return "address " + req.Extra.Header.Get(clientAddrHeader) + " token " + hex.EncodeToString(token[:8])
 }

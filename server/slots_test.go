@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -138,5 +140,24 @@ func TestTheClientAddressCannotBeClaimedByAHeader(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), r)
 	if len(seen) != 1 || seen[0] != "192.0.2.7" {
 		t.Fatalf("handler saw %q, want exactly the connection's address 192.0.2.7", seen)
+	}
+}
+
+// A sessionless OAuth call counts against its user, wherever it comes
+// from; a call with the shared token, against its address and token.
+func TestASessionlessCallCountsAgainstItsOAuthUser(t *testing.T) {
+	header := http.Header{clientAddrHeader: {"192.0.2.7"}}
+	for _, c := range []struct {
+		name  string
+		extra *mcp.RequestExtra
+		want  string
+	}{
+		{"OAuth", &mcp.RequestExtra{Header: header, TokenInfo: &auth.TokenInfo{UserID: "https://auth.example.com/#alice"}}, "user https://auth.example.com/#alice"},
+		{"shared token", &mcp.RequestExtra{Header: header}, "address 192.0.2.7 token "},
+	} {
+		got := clientOf(&mcp.CallToolRequest{Extra: c.extra})
+		if !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: client %q, want %q", c.name, got, c.want)
+		}
 	}
 }

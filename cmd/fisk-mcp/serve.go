@@ -188,7 +188,7 @@ func serveHTTP(ctx context.Context, p *plan.Plan, srv *server.Server, started fu
 	if err != nil {
 		var unauthenticated *server.UnauthenticatedError
 		if errors.As(err, &unauthenticated) {
-			return fmt.Errorf("%w (--token-file FILE or %s=TOKEN sets the token; --insecure-no-auth allows it without)", err, execrunner.TokenEnvVar)
+			return fmt.Errorf("%w (--token-file FILE or %s=TOKEN sets the token, --oauth-issuer URL admits OAuth clients instead; --insecure-no-auth allows it without)", err, execrunner.TokenEnvVar)
 		}
 		return err
 	}

@@ -1,0 +1,188 @@
+package identity
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/time/rate"
+)
+
+// Bounds on fetching the issuer's keys.
+const (
+	// keyRefetchEvery is how often, past a small burst, a token naming an
+	// unknown key may make the server fetch the issuer's keys again: a
+	// rotation is followed at once, a stream of made-up key IDs costs the
+	// issuer one request per interval.
+	keyRefetchEvery = 30 * time.Second
+	keyRefetchBurst = 3
+	// keyMaxAge is how long fetched keys are used before they are fetched
+	// again, so that a key the issuer withdraws stops being accepted.
+	keyMaxAge = 10 * time.Minute
+	// fetchTimeout bounds one fetch of the issuer's metadata or keys.
+	fetchTimeout = 10 * time.Second
+	// maxDocBytes bounds the documents read from the issuer.
+	maxDocBytes = 1 << 20
+)
+
+// errUnknownKey: the token names a key the issuer does not publish.
+var errUnknownKey = errors.New("the token is signed with a key the authorization server does not publish")
+
+// errUnavailable wraps a failure to fetch the issuer's metadata or keys:
+// the token could not be checked, which is no fault of the caller's.
+var errUnavailable = errors.New("the authorization server's keys could not be fetched")
+
+// keySet holds the issuer's published keys, fetched on first need and
+// again when a token names a key it does not hold, at a bounded rate.
+// Fetches are shared: callers that need keys while one is in flight wait
+// for it instead of starting their own.
+type keySet struct {
+	issuer string
+	client *http.Client
+	limit  *rate.Limiter
+	maxAge time.Duration // keyMaxAge, but in tests
+
+	mu      sync.Mutex
+	jwksURI string
+	keys    jose.JSONWebKeySet
+	fetched bool          // a fetch was tried
+	at      time.Time     // when keys were fetched
+	err     error         // the last fetch's error, nil after a success
+	pending chan struct{} // closed when the fetch in flight ends; nil when none is
+}
+
+func newKeySet(issuer string, client *http.Client) *keySet {
+	return &keySet{issuer: issuer, client: client, limit: rate.NewLimiter(rate.Every(keyRefetchEvery), keyRefetchBurst), maxAge: keyMaxAge}
+}
+
+// lookup returns the keys of ID kid, fetching the set when it does not
+// hold them, or holds them for longer than maxAge, and the rate allows.
+// Keys that could not be fetched again are used as they were.
+func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
+	refetched := false
+	for {
+		k.mu.Lock()
+		found := k.keys.Key(kid)
+		if len(found) > 0 && (refetched || time.Since(k.at) <= k.maxAge) {
+			k.mu.Unlock()
+			return found, nil
+		}
+		if ch := k.pending; ch != nil {
+			k.mu.Unlock()
+			select {
+			case <-ch:
+				refetched = true
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		if refetched || (k.fetched && !k.limit.Allow()) {
+			err := k.err
+			k.mu.Unlock()
+			if len(found) > 0 {
+				return found, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			return nil, errUnknownKey
+		}
+		ch := make(chan struct{})
+		k.pending = ch
+		k.mu.Unlock()
+
+		keys, uri, err := k.fetch(context.WithoutCancel(ctx))
+		k.mu.Lock()
+		k.fetched, k.err, k.pending = true, err, nil
+		if err == nil {
+			k.keys, k.jwksURI, k.at = keys, uri, time.Now()
+		}
+		close(ch)
+		k.mu.Unlock()
+		refetched = true
+	}
+}
+
+// fetch discovers the key set's address, once, and fetches the keys.
+func (k *keySet) fetch(ctx context.Context) (jose.JSONWebKeySet, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
+	defer cancel()
+	k.mu.Lock()
+	uri := k.jwksURI
+	k.mu.Unlock()
+	if uri == "" {
+		var err error
+		if uri, err = discoverJWKS(ctx, k.issuer, k.client); err != nil {
+			return jose.JSONWebKeySet{}, "", fmt.Errorf("%w: %v", errUnavailable, err)
+		}
+	}
+	var set jose.JSONWebKeySet
+	if err := getJSON(ctx, k.client, uri, &set); err != nil {
+		return set, "", fmt.Errorf("%w from %s: %v", errUnavailable, uri, err)
+	}
+	return set, uri, nil
+}
+
+// discoverJWKS finds the issuer's jwks_uri in its RFC 8414 metadata, or
+// else in its OpenID Connect discovery document. Either must name the
+// issuer exactly as configured.
+func discoverJWKS(ctx context.Context, issuer string, client *http.Client) (string, error) {
+	for _, u := range metadataURLs(issuer) {
+		meta, err := oauthex.GetAuthServerMeta(ctx, u, issuer, client)
+		if err != nil {
+			return "", fmt.Errorf("reading %s: %v", u, err)
+		}
+		if meta == nil {
+			continue // not served there
+		}
+		if meta.JWKSURI == "" {
+			return "", fmt.Errorf("%s names no jwks_uri: the authorization server must publish the keys its access tokens are signed with", u)
+		}
+		return meta.JWKSURI, nil
+	}
+	return "", fmt.Errorf("no authorization server metadata at %s: check --oauth-issuer", strings.Join(metadataURLs(issuer), " or "))
+}
+
+// metadataURLs are the addresses of an issuer's metadata: RFC 8414's,
+// the well-known path inserted before the issuer's path, then OpenID
+// Connect's, appended to it.
+func metadataURLs(issuer string) []string {
+	trimmed := strings.TrimSuffix(issuer, "/")
+	scheme, rest, _ := strings.Cut(trimmed, "://")
+	host, path, _ := strings.Cut(rest, "/")
+	if path != "" {
+		path = "/" + path
+	}
+	return []string{
+		scheme + "://" + host + "/.well-known/oauth-authorization-server" + path,
+		trimmed + "/.well-known/openid-configuration",
+	}
+}
+
+// getJSON decodes the JSON document at u into v, reading at most
+// maxDocBytes.
+func getJSON(ctx context.Context, client *http.Client, u string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %s", resp.Status)
+	}
+	return json.NewDecoder(io.LimitReader(resp.Body, maxDocBytes)).Decode(v)
+}

@@ -1,0 +1,213 @@
+package identity
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// Algorithms are the signature algorithms accepted: asymmetric only.
+// "none" and the HMAC family are absent, so a token whose header names
+// them is refused before any key is looked at.
+var Algorithms = []jose.SignatureAlgorithm{
+	jose.RS256, jose.RS384, jose.RS512,
+	jose.PS256, jose.PS384, jose.PS512,
+	jose.ES256, jose.ES384, jose.ES512,
+	jose.EdDSA,
+}
+
+// Caller is who a request's access token says is calling.
+type Caller struct {
+	// Issuer and Subject are the token's iss and sub: together they
+	// name the caller, the subject alone only within its issuer.
+	Issuer, Subject string
+	// Display is a name for people reading logs: the token's
+	// preferred_username, email or client_id, the first it has; "" if
+	// none.
+	Display string
+	// Scopes are the token's scopes (its scope claim, or scp).
+	Scopes []string
+	// Expiry is when the token expires.
+	Expiry time.Time
+}
+
+// UserID is the caller's identity across issuers, the SDK's
+// auth.TokenInfo.UserID.
+func (c *Caller) UserID() string { return c.Issuer + "#" + c.Subject }
+
+// missing returns the scopes of want the caller's token lacks.
+func (c *Caller) missing(want []string) []string {
+	var out []string
+	for _, s := range want {
+		if !slices.Contains(c.Scopes, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Reasons a token is refused, as the challenge's error_description says:
+// fixed words, never anything taken from the token.
+var (
+	errMalformed   = errors.New("the token is not a JWT signed with an accepted algorithm")
+	errSignature   = errors.New("the token's signature does not verify")
+	errIssuer      = errors.New("the token was issued by another authorization server")
+	errAudience    = errors.New("the token is not meant for this resource")
+	errExpired     = errors.New("the token has expired")
+	errNotYet      = errors.New("the token is not valid yet")
+	errClaims      = errors.New("the token lacks a subject or an expiry")
+	errOtherClaims = errors.New("the token's claims are not valid")
+)
+
+// describe is the reason for a refusal, for the challenge and the body.
+func describe(err error) string {
+	for _, e := range []error{errMalformed, errSignature, errUnknownKey, errIssuer, errAudience, errExpired, errNotYet, errClaims} {
+		if errors.Is(err, e) {
+			return e.Error()
+		}
+	}
+	return errOtherClaims.Error()
+}
+
+// claims are the access token's claims beyond the registered ones.
+type claims struct {
+	Scope             string   `json:"scope"`
+	Scp               []string `json:"scp"`
+	ClientID          string   `json:"client_id"`
+	Email             string   `json:"email"`
+	PreferredUsername string   `json:"preferred_username"`
+}
+
+// Verify checks an access token and returns its caller. An error that
+// unwraps to errUnavailable means the issuer's keys could not be had; any
+// other, that the token is refused.
+func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
+	tok, err := jwt.ParseSigned(token, Algorithms)
+	if err != nil || len(tok.Headers) != 1 {
+		return nil, errMalformed
+	}
+	h := tok.Headers[0]
+	keys, err := r.keys.lookup(ctx, h.KeyID)
+	if err != nil {
+		return nil, err
+	}
+	var std jwt.Claims
+	var more claims
+	verified := false
+	for _, k := range keys {
+		pub := k.Public() // a symmetric key has none
+		if pub.Key == nil || (k.Algorithm != "" && k.Algorithm != h.Algorithm) || (k.Use != "" && k.Use != "sig") {
+			continue
+		}
+		if tok.Claims(pub, &std, &more) == nil {
+			verified = true
+			break
+		}
+	}
+	if !verified {
+		return nil, errSignature
+	}
+	if std.Issuer != r.cfg.Issuer {
+		return nil, errIssuer
+	}
+	if !oauthex.MatchesResource(std.Audience, r.cfg.Resource) {
+		return nil, errAudience
+	}
+	if std.Subject == "" || std.Expiry == nil {
+		return nil, errClaims
+	}
+	switch err := std.ValidateWithLeeway(jwt.Expected{}, r.cfg.Leeway); {
+	case errors.Is(err, jwt.ErrExpired):
+		return nil, errExpired
+	case errors.Is(err, jwt.ErrNotValidYet), errors.Is(err, jwt.ErrIssuedInTheFuture):
+		return nil, errNotYet
+	case err != nil:
+		return nil, errOtherClaims
+	}
+	c := &Caller{Issuer: std.Issuer, Subject: std.Subject, Expiry: std.Expiry.Time(), Scopes: more.Scp}
+	if more.Scope != "" {
+		c.Scopes = strings.Fields(more.Scope)
+	}
+	for _, d := range []string{more.PreferredUsername, more.Email, more.ClientID} {
+		if d != "" {
+			c.Display = d
+			break
+		}
+	}
+	return c, nil
+}
+
+// The keys of a caller's subject and display name in auth.TokenInfo.Extra.
+const (
+	extraSubject = "fisk-mcp/subject"
+	extraDisplay = "fisk-mcp/display"
+)
+
+// Named returns the subject and display name of the caller info (the
+// SDK's TokenInfo of a request a Resource admitted, as a tool handler
+// sees it), or "" for a request without one.
+func Named(info *auth.TokenInfo) (subject, display string) {
+	if info == nil {
+		return "", ""
+	}
+	subject, _ = info.Extra[extraSubject].(string)
+	display, _ = info.Extra[extraDisplay].(string)
+	return subject, display
+}
+
+type callerKey struct{}
+
+// CallerFrom returns the caller a Resource admitted the request of ctx
+// for, or nil.
+func CallerFrom(ctx context.Context) *Caller {
+	c, _ := ctx.Value(callerKey{}).(*Caller)
+	return c
+}
+
+// withCaller returns req with c on its context, and as the SDK's
+// auth.TokenInfo, which binds a session to the user who opened it. The
+// SDK sets TokenInfo only through its own middleware, so req passes
+// through it with a verifier that returns what Verify found; it refuses
+// only a token past its expiry, which Verify has already checked with the
+// same leeway.
+func (r *Resource) withCaller(req *http.Request, c *Caller) (*http.Request, bool) {
+	info := &auth.TokenInfo{
+		Scopes:     c.Scopes,
+		Expiration: c.Expiry,
+		UserID:     c.UserID(),
+		Extra:      map[string]any{extraSubject: c.Subject, extraDisplay: c.Display},
+	}
+	verified := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return info, nil }
+	var out *http.Request
+	attach := auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ClockSkew: r.cfg.Leeway})
+	attach(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { out = r })).ServeHTTP(discard{}, req)
+	if out == nil {
+		return nil, false
+	}
+	return out.WithContext(context.WithValue(out.Context(), callerKey{}, c)), true
+}
+
+// discard is a ResponseWriter that keeps nothing.
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
+func (discard) WriteHeader(int)             {}
+
+// isLoopbackName reports whether host names the loopback interface.
+func isLoopbackName(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
