@@ -53,17 +53,17 @@ type TagCount struct {
 //     rather than only annotated destructive;
 //   - any other VALUE of such a tag (scope:system) is reported in Other;
 //   - a tag is suggested only when the mapping would change a tool: one
-//     already mapped, or whose tools are all read-only or gated already,
-//     is not.
+//     the policy maps already, or whose tools are all read-only or gated
+//     already, is not.
 var (
 	conventionTag = regexp.MustCompile(`^[A-Za-z0-9._-]+:[A-Za-z0-9._-]+$`)
 	readValues    = []string{"ro", "read", "readonly", "read-only", "read_only", "safe"}
 	writeValues   = []string{"rw", "write", "readwrite", "read-write", "destructive", "dangerous", "unsafe", "mutating"}
 )
 
-// Assess reads the served tools of set: which run unguarded, and what
-// their tags suggest.
-func Assess(set *exposure.ToolSet) Safety {
+// Assess reads the served tools of set, built under p: which run
+// unguarded, and what their tags suggest that p does not map already.
+func Assess(set *exposure.ToolSet, p exposure.Policy) Safety {
 	s := Safety{Unguarded: []string{}}
 	type tally struct{ tools, changes int }
 	reads, writes, others := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
@@ -97,9 +97,9 @@ func Assess(set *exposure.ToolSet) Safety {
 			m, changes := others, false
 			switch v := strings.ToLower(value); {
 			case slices.Contains(readValues, v):
-				m, changes = reads, !b.ReadOnly
+				m, changes = reads, !b.ReadOnly && !slices.Contains(p.ReadOnlyTags, tag)
 			case slices.Contains(writeValues, v):
-				m, changes = writes, !gated
+				m, changes = writes, !gated && !slices.ContainsFunc(p.ConfirmTags, func(c string) bool { return strings.EqualFold(strings.TrimSpace(c), tag) })
 			}
 			if m[tag] == nil {
 				m[tag] = &tally{}

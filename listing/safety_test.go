@@ -49,6 +49,7 @@ func TestAssessFindsUnguardedToolsAndSuggestsTheMappingsThatChangeThem(t *testin
 		"stop":    {"ai:confirm", "impact:rw"},
 		"restart": {},
 		"odd":     {"impact:r o", "note:weird"},
+		"kick":    {"impact:ro", "impact:rw"},
 	}
 	cases := []struct {
 		name                string
@@ -61,23 +62,25 @@ func TestAssessFindsUnguardedToolsAndSuggestsTheMappingsThatChangeThem(t *testin
 	}{
 		{
 			name:      "nothing mapped",
-			unguarded: []string{"ls", "odd", "restart", "rm"},
-			readOnly:  "Impact:RO=1", confirm: "impact:rw=3", mark: 1, gate: 2,
+			unguarded: []string{"kick", "ls", "odd", "restart", "rm"},
+			readOnly:  "Impact:RO=1 impact:ro=2", confirm: "impact:rw=4", mark: 2, gate: 3,
 			left: "odd restart", other: "note:weird=1 scope:system=1 scope:user=1",
-			flags:   "--read-only-tag Impact:RO --confirm-tag impact:rw",
-			hintHas: "the app tags its commands Impact:RO (1) and impact:rw (3): --read-only-tag Impact:RO --confirm-tag impact:rw would mark 1 read-only and gate 2, leaving 2 unguarded",
+			flags:   "--read-only-tag Impact:RO --read-only-tag impact:ro --confirm-tag impact:rw",
+			hintHas: "the app tags its commands Impact:RO (1), impact:ro (2) and impact:rw (4): --read-only-tag Impact:RO --read-only-tag impact:ro --confirm-tag impact:rw would mark 2 read-only and gate 3, leaving 2 unguarded",
 		},
 		{
 			name:      "the gate already set is not suggested again",
 			policy:    exposure.Policy{ConfirmTags: []string{"impact:rw"}},
 			unguarded: []string{"ls", "odd", "restart"},
-			readOnly:  "Impact:RO=1", mark: 1,
+			readOnly:  "Impact:RO=1 impact:ro=2", mark: 2,
 			left: "odd restart", other: "note:weird=1 scope:system=1 scope:user=1",
-			flags: "--read-only-tag Impact:RO", hintHasNot: "--confirm-tag",
+			flags: "--read-only-tag Impact:RO --read-only-tag impact:ro", hintHasNot: "--confirm-tag",
 		},
 		{
-			name:      "everything mapped leaves a generic hint",
-			policy:    exposure.Policy{ConfirmTags: []string{"impact:rw"}, ReadOnlyTags: []string{"Impact:RO"}},
+			// kick carries both impact tags, so mapping impact:ro cannot
+			// make it read-only; the mapping is not suggested again.
+			name:      "a mapping already set is not suggested even where it changes nothing",
+			policy:    exposure.Policy{ConfirmTags: []string{"IMPACT:RW"}, ReadOnlyTags: []string{"Impact:RO", "impact:ro"}},
 			unguarded: []string{"odd", "restart"},
 			left:      "odd restart", other: "note:weird=1 scope:system=1 scope:user=1",
 			hintHas: "tag commands ai:confirm",
@@ -85,7 +88,7 @@ func TestAssessFindsUnguardedToolsAndSuggestsTheMappingsThatChangeThem(t *testin
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Assess(synthetic(t, tc.policy, commands))
+			s := Assess(synthetic(t, tc.policy, commands), tc.policy)
 			if !slices.Equal(s.Unguarded, tc.unguarded) {
 				t.Errorf("unguarded = %v, want %v", s.Unguarded, tc.unguarded)
 			}

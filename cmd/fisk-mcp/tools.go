@@ -29,7 +29,7 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
 	listings := listing.Tools(set, l.Apps)
-	safety := listing.Assess(set)
+	safety := listing.Assess(set, l.Policy)
 	env := listing.Environment(set, l.Apps, l.Env)
 	deferral, err := listing.Weigh(c.ctx, server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold}, set)
 	if err != nil {
