@@ -56,6 +56,9 @@ func (c *cli) runInit(o *initOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range set.Warnings() {
+		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+	}
 	var draft bytes.Buffer
 	if err := listing.WriteDraft(&draft, apps, listing.Assess(set, exposure.Policy{})); err != nil {
 		return err
