@@ -263,4 +263,11 @@ func TestStartupSaysWhatIsServedAndHowGatingBehaves(t *testing.T) {
 	if len(tools) != 3 || !strings.Contains(gated["how"].(string), "elicitation") || !strings.Contains(gated["how"].(string), "refused") {
 		t.Errorf("gated line = %v", gated)
 	}
+	// ops:prod gates two of the fixture's eleven unguarded tools; the
+	// app's impact:rw would gate one more, and the hint says so.
+	unguarded := find("9 served tools may change or delete things and run without a person's approval")
+	if first, _ := unguarded["tools"].([]any); unguarded["level"] != "WARN" || unguarded["of"] != float64(9) || len(first) != 5 || first[0] != "fx_admin_user_list" {
+		t.Errorf("unguarded line = %v", unguarded)
+	}
+	find("the app tags its commands impact:ro (3) and impact:rw (2): --read-only-tag impact:ro --confirm-tag impact:rw would mark 1 read-only and gate 1, leaving 8 unguarded; fisk-mcp init APP writes a configuration with them to review")
 }
