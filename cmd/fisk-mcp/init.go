@@ -37,6 +37,10 @@ func (c *cli) runInit(o *initOptions) error {
 	// The apps as they are, under no settings: the draft is what sets them.
 	l := plan.Loader{Env: execrunner.NewEnvironment(os.Environ(), execrunner.EnvRule{})}
 	var apps []listing.DraftApp
+	outDir := ""
+	if o.out != "" {
+		outDir, _ = filepath.Abs(filepath.Dir(o.out))
+	}
 	for _, arg := range o.apps {
 		a, err := exposure.ParseApp(arg)
 		if err != nil {
@@ -46,9 +50,13 @@ func (c *cli) runInit(o *initOptions) error {
 		if a.Path, err = exposure.ResolveBinary(a.Path); err != nil {
 			return err
 		}
-		// A name looked up in PATH stays a name, which the file looks up too.
+		// A name looked up in PATH stays a name, which the file looks up too;
+		// a binary beside the file or below it is named relative to it.
 		if strings.Contains(draft.Path, "/") {
 			draft.Path = a.Path
+			if rel, err := filepath.Rel(outDir, a.Path); err == nil && outDir != "" && filepath.IsLocal(rel) {
+				draft.Path = "./" + filepath.ToSlash(rel)
+			}
 		}
 		l.Apps, apps = append(l.Apps, a), append(apps, draft)
 	}
