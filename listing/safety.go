@@ -210,7 +210,7 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// Write prints the warning and the hint, each on a line of its own, after
+// Write prints the warning (as unguarded:) and the hint, each on a line of its own, after
 // a blank line; nothing when there is neither.
 func (s Safety) Write(w io.Writer) error {
 	warning, hint := s.Warning(), s.Hint()
@@ -219,7 +219,7 @@ func (s Safety) Write(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	if warning != "" {
-		fmt.Fprintf(w, "warning: %s: %s\n", warning, firstNames(s.Unguarded, 5))
+		fmt.Fprintf(w, "unguarded: %s: %s\n", warning, firstNames(s.Unguarded, 5))
 	}
 	if hint == "" {
 		return nil

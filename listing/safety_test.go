@@ -124,7 +124,7 @@ func TestSafetyWarningNamesTheFirstFiveAndCounts(t *testing.T) {
 	if err := s.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := "warning: 7 served tools may change or delete things and run without a person's approval: a, b, c, d, e and 2 more\n"
+	want := "unguarded: 7 served tools may change or delete things and run without a person's approval: a, b, c, d, e and 2 more\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("got %q, want it to hold %q", b.String(), want)
 	}

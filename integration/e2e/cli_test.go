@@ -96,6 +96,17 @@ func TestToolsJSONIsForMachines(t *testing.T) {
 		// Whether tools/list is deferred and what each mode weighs; see
 		// TestToolsWeighsTheListOfEachModeAsTheServerSendsIt.
 		Deferral deferralDoc `json:"deferral"`
+		// What runs without a person's approval, and the mappings the
+		// app's tags suggest.
+		Safety struct {
+			Unguarded    []string   `json:"unguarded"`
+			ReadOnly     []tagCount `json:"read_only_tags"`
+			Confirm      []tagCount `json:"confirm_tags"`
+			MarkReadOnly int        `json:"mark_read_only"`
+			Gate         int        `json:"gate"`
+			Left         []string   `json:"left"`
+			Other        []tagCount `json:"other_tags"`
+		} `json:"safety"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
@@ -129,6 +140,19 @@ func TestToolsJSONIsForMachines(t *testing.T) {
 	if d := doc.Deferral; d.Mode != "auto" || d.Threshold != 40 || d.Served != len(doc.Tools) || d.Deferred || d.Lists.Full.Tools != len(doc.Tools) || d.Lists.Deferred.Bytes == 0 {
 		t.Errorf("deferral = %+v", d)
 	}
+	// The impact:rw commands are all excluded, so no gate is suggested;
+	// impact:ro would make fx_status read-only.
+	s := doc.Safety
+	if !slices.Contains(s.Unguarded, "fx_deploy") || slices.Contains(s.Unguarded, "fx_touch") || slices.Contains(s.Unguarded, "fx_echo") ||
+		!slices.Equal(s.ReadOnly, []tagCount{{"impact:ro", 3}}) || len(s.Confirm) != 0 || s.MarkReadOnly != 1 || s.Gate != 0 ||
+		!slices.Contains(s.Other, tagCount{"ops:prod", 1}) || slices.Contains(s.Left, "fx_status") || len(s.Left) != len(s.Unguarded)-1 {
+		t.Errorf("safety = %+v", s)
+	}
+}
+
+type tagCount struct {
+	Tag   string `json:"tag"`
+	Tools int    `json:"tools"`
 }
 
 // TestBadStartupFailsClearlyAndServesNothing: every kind of bad input exits
