@@ -4,8 +4,11 @@
 // its tools/list weighs in each deferral mode (Weigh, which asks package
 // server rather than building descriptors of its own); what the
 // environment rule does to the commands' environment (Environment); and the
-// per-app startup lines serve logs (LogApps). It reads the set; it decides
-// nothing about what is exposed, gated or deferred.
+// per-app startup lines serve logs (LogApps); which served tools run
+// without a person's approval and the tag mappings the apps' own tags
+// suggest (Assess), and the commented configuration fisk-mcp init drafts
+// from them (WriteDraft). It reads the set; it decides nothing about what
+// is exposed, gated or deferred.
 package listing
 
 import (

@@ -30,6 +30,7 @@ func announce(log *slog.Logger, p *plan.Plan, l plan.Loader, set *exposure.ToolS
 	}
 	gated := listing.Gated(set)
 	log.Info("tools ready", "tools", set.Len(), "gated", len(gated))
+	listing.Assess(set, l.Policy).Log(log)
 	listing.Environment(set, l.Apps, l.Env).Log(log)
 	if len(gated) > 0 {
 		how, wait := approvalHow(sp)

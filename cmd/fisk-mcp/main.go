@@ -5,6 +5,7 @@
 //	fisk-mcp tools [flags] APP...     print what would be served
 //	fisk-mcp config CLIENT [flags] APP...  print a client configuration, or --install it
 //	fisk-mcp bundle [flags] APP... -o NAME.mcpb  write a Claude Desktop bundle
+//	fisk-mcp init [-o FILE] APP...   draft a configuration file from the apps' tags
 //	fisk-mcp version
 //
 // This package is wiring only: package plan takes each setting from the
@@ -95,6 +96,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 	config.Flag("client-config", "With --install, the client's configuration file to write, instead of its documented place").PlaceHolder("FILE").StringVar(&c.installOpts.file)
 	c.config.Register(config)
 	c.registerBundle(app)
+	c.registerInit(app)
 
 	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", buildVersion())

@@ -29,6 +29,7 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stderr, "warning: %s\n", w)
 	}
 	listings := listing.Tools(set, l.Apps)
+	safety := listing.Assess(set, l.Policy)
 	env := listing.Environment(set, l.Apps, l.Env)
 	deferral, err := listing.Weigh(c.ctx, server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold}, set)
 	if err != nil {
@@ -37,9 +38,12 @@ func (c *cli) runTools(*fisk.ParseContext) error {
 	if c.toolsJSON {
 		enc := json.NewEncoder(c.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"tools": listings, "deferral": deferral, "environment": env})
+		return enc.Encode(map[string]any{"tools": listings, "deferral": deferral, "environment": env, "safety": safety})
 	}
 	if err := listing.WriteTable(c.stdout, listings); err != nil {
+		return err
+	}
+	if err := safety.Write(c.stdout); err != nil {
 		return err
 	}
 	if err := deferral.Write(c.stdout); err != nil {

@@ -96,6 +96,17 @@ func TestToolsJSONIsForMachines(t *testing.T) {
 		// Whether tools/list is deferred and what each mode weighs; see
 		// TestToolsWeighsTheListOfEachModeAsTheServerSendsIt.
 		Deferral deferralDoc `json:"deferral"`
+		// What runs without a person's approval, and the mappings the
+		// app's tags suggest.
+		Safety struct {
+			Unguarded    []string   `json:"unguarded"`
+			ReadOnly     []tagCount `json:"read_only_tags"`
+			Confirm      []tagCount `json:"confirm_tags"`
+			MarkReadOnly int        `json:"mark_read_only"`
+			Gate         int        `json:"gate"`
+			Left         []string   `json:"left"`
+			Other        []tagCount `json:"other_tags"`
+		} `json:"safety"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
@@ -129,6 +140,19 @@ func TestToolsJSONIsForMachines(t *testing.T) {
 	if d := doc.Deferral; d.Mode != "auto" || d.Threshold != 40 || d.Served != len(doc.Tools) || d.Deferred || d.Lists.Full.Tools != len(doc.Tools) || d.Lists.Deferred.Bytes == 0 {
 		t.Errorf("deferral = %+v", d)
 	}
+	// The impact:rw commands are all excluded, so no gate is suggested;
+	// impact:ro would make fx_status read-only.
+	s := doc.Safety
+	if !slices.Contains(s.Unguarded, "fx_deploy") || slices.Contains(s.Unguarded, "fx_touch") || slices.Contains(s.Unguarded, "fx_echo") ||
+		!slices.Equal(s.ReadOnly, []tagCount{{"impact:ro", 3}}) || len(s.Confirm) != 0 || s.MarkReadOnly != 1 || s.Gate != 0 ||
+		!slices.Contains(s.Other, tagCount{"ops:prod", 1}) || slices.Contains(s.Left, "fx_status") || len(s.Left) != len(s.Unguarded)-1 {
+		t.Errorf("safety = %+v", s)
+	}
+}
+
+type tagCount struct {
+	Tag   string `json:"tag"`
+	Tools int    `json:"tools"`
 }
 
 // TestBadStartupFailsClearlyAndServesNothing: every kind of bad input exits
@@ -263,4 +287,11 @@ func TestStartupSaysWhatIsServedAndHowGatingBehaves(t *testing.T) {
 	if len(tools) != 3 || !strings.Contains(gated["how"].(string), "elicitation") || !strings.Contains(gated["how"].(string), "refused") {
 		t.Errorf("gated line = %v", gated)
 	}
+	// ops:prod gates two of the fixture's eleven unguarded tools; the
+	// app's impact:rw would gate one more, and the hint says so.
+	unguarded := find("9 served tools may change or delete things and run without a person's approval")
+	if first, _ := unguarded["tools"].([]any); unguarded["level"] != "WARN" || unguarded["of"] != float64(9) || len(first) != 5 || first[0] != "fx_admin_user_list" {
+		t.Errorf("unguarded line = %v", unguarded)
+	}
+	find("the app tags its commands impact:ro (3) and impact:rw (2): --read-only-tag impact:ro --confirm-tag impact:rw would mark 1 read-only and gate 1, leaving 8 unguarded; fisk-mcp init APP writes a configuration with them to review")
 }
