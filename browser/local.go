@@ -95,6 +95,10 @@ func NewLocal(o LocalOptions) *Local {
 	return l
 }
 
+// Approver names who approves on the local page, for the call log
+// ([elicit.ApproverNamer]).
+func (*Local) Approver() string { return "local user" }
+
 // maxID is the longest ID an approval may have: IDs name a page path and a
 // cookie path without escaping (the gate's nonces are hex).
 const maxID = 128

@@ -100,6 +100,10 @@ func NewShared(o SharedOptions) (*Shared, error) {
 	return s, nil
 }
 
+// Approver names who approves on the shared page, for the call log
+// ([elicit.ApproverNamer]): whoever holds the approver token.
+func (*Shared) Approver() string { return "approver token" }
+
 // validBase reports whether base can be the page's path: it is put into
 // ServeMux patterns and a cookie's Path, unescaped.
 func validBase(base string) bool {

@@ -18,6 +18,14 @@ type Asker interface {
 	Ask(ctx context.Context, r PageRequest) (Outcome, error)
 }
 
+// ApproverNamer is an Asker that names, for the call log, who decides on
+// its pages: the person at the machine ("local user"), or whoever holds a
+// shared page's approver token ("approver token"). The name is a kind of
+// approver, never a secret.
+type ApproverNamer interface {
+	Approver() string
+}
+
 // ErrNotShown is wrapped by an Asker's error when the page could not be
 // put in front of the person (the opener failed): asking again would fail
 // the same way until the operator fixes it, so the model is not told to

@@ -126,6 +126,12 @@ func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q quest
 	stop()
 	d := browserDecision(ctx, outcome, err, wait)
 	d.Nonce, d.Via = nonce, viaBrowser
+	if d.Approved() {
+		d.Approver = viaBrowser
+		if n, ok := g.browser.(ApproverNamer); ok {
+			d.Approver = n.Approver()
+		}
+	}
 	return d
 }
 

@@ -223,3 +223,31 @@ func TestTheClientsOwnNameIsShownBounded(t *testing.T) {
 		t.Errorf("shown client is %d runes: %.40q", len([]rune(got)), got)
 	}
 }
+
+// namedBrowser is a fakeBrowser that names who decides on its pages.
+type namedBrowser struct{ *fakeBrowser }
+
+func (namedBrowser) Approver() string { return "local user" }
+
+func TestBrowserApprovalNamesItsApprover(t *testing.T) {
+	tests := []struct {
+		name  string
+		asker Asker
+		want  string
+	}{
+		{"named by the page", namedBrowser{deciding(OutcomeApproved, nil)}, "local user"},
+		{"unnamed", deciding(OutcomeApproved, nil), viaBrowser},
+		{"denied names nobody", namedBrowser{deciding(OutcomeDenied, nil)}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, fixtureOptions{gate: Options{Mode: ModeBrowser, Browser: tt.asker}})
+
+			call(t, f.connect(mrtrVersion, nil), "rm", map[string]any{"name": "orders"})
+
+			if d := f.last(); d.Approver != tt.want {
+				t.Errorf("approver = %q (decision %s), want %q", d.Approver, d.Code, tt.want)
+			}
+		})
+	}
+}

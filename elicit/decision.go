@@ -34,8 +34,8 @@ const (
 	CodeForged Code = "forged"
 	// CodeReplayed: the state was already used once.
 	CodeReplayed Code = "replayed"
-	// CodeMismatch: the retry's tool, arguments, prompt or session differ
-	// from what the person was shown.
+	// CodeMismatch: the retry's tool, arguments, prompt, session or caller
+	// differ from what the person was shown and whom it was asked for.
 	CodeMismatch Code = "mismatch"
 	// CodeToolChanged: the tool's definition or the program behind it
 	// (Prompt.Binding) changed between the question and the answer,
@@ -81,7 +81,19 @@ type Decision struct {
 	// Via is "browser" when the person was asked in the browser, "" when
 	// through the client's elicitation (or not at all).
 	Via string
+	// Approver says who approved an approved call, for the log:
+	// ApproverCaller through elicitation (the caller the approval was
+	// bound to answered it), or in the browser what its Asker names
+	// (see [ApproverNamer]), "browser" when it names nothing. "" for a
+	// decision that is not an approval.
+	Approver string
 }
+
+// ApproverCaller is Decision.Approver of an approval answered through the
+// client's elicitation: the person behind the client, whose identity the
+// approval was bound to. A caller that knows that identity (an OAuth
+// subject) logs it instead.
+const ApproverCaller = "client user"
 
 // Approved reports whether the command may run.
 func (d Decision) Approved() bool { return d.Code == CodeApproved }
@@ -107,6 +119,9 @@ func (d Decision) LogValue() slog.Value {
 	}
 	if d.Via != "" {
 		attrs = append(attrs, slog.String("via", d.Via))
+	}
+	if d.Approver != "" {
+		attrs = append(attrs, slog.String("approver", d.Approver))
 	}
 	return slog.GroupValue(attrs...)
 }

@@ -20,8 +20,10 @@
 // the tool name, a hash of the tool's binding (its definition and the
 // program behind it, which the person cannot see but is approving), a hash of
 // the canonical arguments, a hash of the exact prompt the person read, the
-// session id, a random nonce and an expiry. Nothing runs without an answer
-// to the question actually asked:
+// session id, a hash of the caller's identity (the SDK's
+// auth.TokenInfo.UserID, absent for a caller without one), a random nonce
+// and an expiry. Nothing runs without an answer to the question actually
+// asked:
 //
 //   - A state this server did not issue (malformed, altered, signed with
 //     another key) is a protocol error, JSON-RPC invalid params: a genuine
@@ -32,9 +34,11 @@
 //     state, as the protocol asks; its decision still says why. Answers
 //     under ids the server did not ask are ignored, as the protocol has a
 //     server do with what it does not recognise: they never count.
-//   - A retry whose nonce was already used, whose arguments or prompt differ,
-//     or whose tool changed meanwhile (a reload, a replaced binary) is
-//     refused.
+//   - A retry whose nonce was already used, whose arguments, prompt, session
+//     or caller differ, or whose tool changed meanwhile (a reload, a
+//     replaced binary) is refused. Without sessions (stateless HTTP) the
+//     caller is what keeps one person's approval from another's client:
+//     the binding is in the signed state, so every replica checks it.
 //
 // On older protocol versions the answer must also come from the elicitation
 // the SDK performed within the same tools/call: an answer the client

@@ -201,7 +201,7 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 	}
 	msg := message(g.server, tool, p)
 	q := question{
-		binding:     binding{Tool: tool, ToolBinding: hashString(p.Binding), Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID())},
+		binding:     binding{Tool: tool, ToolBinding: hashString(p.Binding), Args: argsHash, Prompt: hashString(msg), Session: hashString(req.Session.ID()), Caller: callerHash(userID(req))},
 		message:     msg,
 		commandLine: p.CommandLine,
 	}
@@ -361,6 +361,10 @@ func (g *Gate) judgeClaims(ctx context.Context, req *mcp.CallToolRequest, b bind
 		return replayed(), false
 	}
 	d = interpret(answer)
+	if d.Approved() {
+		// The answer came back with the caller the state is bound to.
+		d.Approver = ApproverCaller
+	}
 	if n := len(responses) - 1; n > 0 {
 		d.Detail = strings.TrimPrefix(d.Detail+"; ", "; ") + fmt.Sprintf("ignored %d answers to questions not asked", n)
 	}
@@ -389,6 +393,15 @@ func interpret(a *mcp.ElicitResult) Decision {
 		return cancelled()
 	}
 	return notYesNo(fmt.Sprintf("unknown action %q", a.Action))
+}
+
+// userID is the identity of the caller of req, the SDK's
+// auth.TokenInfo.UserID (set by an authenticating HTTP handler), or "".
+func userID(req *mcp.CallToolRequest) string {
+	if req.Extra == nil || req.Extra.TokenInfo == nil {
+		return ""
+	}
+	return req.Extra.TokenInfo.UserID
 }
 
 // serverElicits reports whether the SDK performs elicitation from the server

@@ -36,6 +36,11 @@ type binding struct {
 	Args        string `json:"a"` // hex SHA-256 of the canonical arguments
 	Prompt      string `json:"p"` // hex SHA-256 of the exact message shown
 	Session     string `json:"s"` // hex SHA-256 of the session id ("" included)
+	// Caller is the hex SHA-256 of the caller's identity (the SDK's
+	// auth.TokenInfo.UserID, issuer#subject), "" for a caller without
+	// one. States issued before callers were bound have no such field and
+	// so hold for callers without identity only.
+	Caller string `json:"c,omitempty"`
 }
 
 // claims is the signed content of a request state.
@@ -68,6 +73,8 @@ func (b binding) diff(o binding) string {
 		return "the command line shown to the user differs from the one that would run"
 	case b.Session != o.Session:
 		return "approval was issued to another session"
+	case b.Caller != o.Caller:
+		return "approval was issued to another caller"
 	}
 	return ""
 }
@@ -75,6 +82,14 @@ func (b binding) diff(o binding) string {
 func hashString(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// callerHash is the Caller binding of a caller whose identity is userID.
+func callerHash(userID string) string {
+	if userID == "" {
+		return ""
+	}
+	return hashString(userID)
 }
 
 func newNonce() (string, error) {

@@ -101,6 +101,7 @@ func TestBindingNamesWhatDiffers(t *testing.T) {
 		"arguments":  {Tool: "rm", ToolBinding: b.ToolBinding, Args: "b", Prompt: "p", Session: b.Session},
 		"shown":      {Tool: "rm", ToolBinding: b.ToolBinding, Args: "a", Prompt: "q", Session: b.Session},
 		"session":    {Tool: "rm", ToolBinding: b.ToolBinding, Args: "a", Prompt: "p", Session: hashString("session-2")},
+		"caller":     {Tool: "rm", ToolBinding: b.ToolBinding, Args: "a", Prompt: "p", Session: b.Session, Caller: callerHash("https://issuer.example#bob")},
 	}
 	for want, o := range tests {
 		if d := b.diff(o); !strings.Contains(d, want) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -50,6 +51,9 @@ func TestApprovedCallRuns(t *testing.T) {
 	for _, rec := range logs.records("tool call") {
 		if rec["decision"] == "approved" && rec["result"] == "ok" {
 			approved++
+		}
+		if rec["decision"] == "approved" && rec["approver"] != elicit.ApproverCaller {
+			t.Errorf("approved call line names approver %v, want %q (a caller without identity answered)", rec["approver"], elicit.ApproverCaller)
 		}
 	}
 	if approved != len(protocolVersions) {

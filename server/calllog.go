@@ -97,6 +97,11 @@ type callRecord struct {
 	// the line of a question to the line of its answered retry, which on
 	// 2026-07-28 is another request.
 	approval string
+	// approver says who approved an approved call: the caller's subject
+	// for an answer through elicitation, or the kind of person the
+	// browser's page lets decide ("local user", "approver token"). Never
+	// a token.
+	approver string
 	result   ResultCode
 	exec     *execrunner.Result
 	err      error
@@ -145,11 +150,16 @@ func (rec *callRecord) decided(d elicit.Decision) {
 	if d.Nonce != "" {
 		rec.approval = d.Nonce
 	}
+	rec.approver = d.Approver
+	if d.Approver == elicit.ApproverCaller && rec.caller != "" {
+		rec.approver = rec.caller
+	}
 }
 
 // logCall writes the call's one structured line at Info: tool, kind, argv
 // (the redacted display line), client, session, the OAuth caller's
-// subject and display name, approval decision and the approval's nonce,
+// subject and display name, approval decision, the approval's nonce and
+// who approved,
 // result, exit code, duration and bytes. Each text field is redacted, then
 // bounded by MaxLogField.
 func (s *Server) logCall(ctx context.Context, rec *callRecord) {
@@ -178,6 +188,9 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 	}
 	if rec.approval != "" {
 		attrs = append(attrs, slog.String("approval", rec.approval))
+	}
+	if rec.approver != "" {
+		attrs = append(attrs, slog.String("approver", field(rec.approver)))
 	}
 	if rec.exec != nil {
 		attrs = append(attrs,

@@ -95,3 +95,25 @@ func TestGateRefusalLineDescribesTheCall(t *testing.T) {
 		t.Errorf("line %v has no session", line)
 	}
 }
+
+func TestCallLineNamesWhoApproved(t *testing.T) {
+	cases := []struct {
+		name, caller string
+		d            elicit.Decision
+		want         string
+	}{
+		{"an OAuth caller's answer", "alice", elicit.Decision{Code: elicit.CodeApproved, Approver: elicit.ApproverCaller}, "alice"},
+		{"an answer without identity", "", elicit.Decision{Code: elicit.CodeApproved, Approver: elicit.ApproverCaller}, elicit.ApproverCaller},
+		{"the shared page", "alice", elicit.Decision{Code: elicit.CodeApproved, Approver: "approver token", Via: "browser"}, "approver token"},
+		{"a refusal", "alice", elicit.Decision{Code: elicit.CodeMismatch}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &callRecord{caller: c.caller}
+			rec.decided(c.d)
+			if rec.approver != c.want {
+				t.Errorf("approver = %q, want %q", rec.approver, c.want)
+			}
+		})
+	}
+}

@@ -187,6 +187,9 @@ func TestBrowserApprovalOverStdioRunsOnlyWhatThePersonApproved(t *testing.T) {
 			if rec["decision"] != wantDecision {
 				t.Errorf("logged decision %v, want %s: %v", rec["decision"], wantDecision, rec)
 			}
+			if wantApprover := map[string]any{"approve": "local user", "deny": nil}[decision]; rec["approver"] != wantApprover {
+				t.Errorf("logged approver %v, want %v", rec["approver"], wantApprover)
+			}
 			if strings.Contains(s.log.String(), ticket) || strings.Contains(text(res), ticket) {
 				t.Error("the one-time ticket reached the log or the result")
 			}
@@ -328,8 +331,13 @@ func TestSharedApprovalPageOfAnyReplicaDecidesAPendingCall(t *testing.T) {
 	if res == nil || res.IsError || !exists(path) {
 		t.Fatalf("approved on replica b, the call on a did not run: %s", text(res))
 	}
-	if rec := a.log.callRecord(t, "touch"); rec["decision"] != "approved" {
-		t.Errorf("logged decision %v, want approved", rec["decision"])
+	if rec := a.log.callRecord(t, "touch"); rec["decision"] != "approved" || rec["approver"] != "approver token" {
+		t.Errorf("logged decision %v by %v, want approved by the approver token", rec["decision"], rec["approver"])
+	}
+	for _, r := range []*httpServer{a, b} {
+		if strings.Contains(r.log.String(), approverToken) {
+			t.Error("the approver token reached a replica's log")
+		}
 	}
 }
 
