@@ -264,3 +264,20 @@ func TestStartupSaysWhatIsServedAndHowGatingBehaves(t *testing.T) {
 		t.Errorf("gated line = %v", gated)
 	}
 }
+
+// TestBadFlagPrintsTheErrorAndOneLineOfUsageNotTheHelp: a mistyped flag
+// gets the error, a guess at what was meant, one line of usage and where
+// the help is, and exit code 1; the whole help would scroll the error away.
+func TestBadFlagPrintsTheErrorAndOneLineOfUsageNotTheHelp(t *testing.T) {
+	out, errOut, code := runFiskMCP(t, nil, "serve", "--read-only-tags", "impact:ro", fixtureBin)
+	want := "fisk-mcp: error: unknown flag --read-only-tags (did you mean --read-only-tag?)\nusage: fisk-mcp serve [flags] APP...\nsee fisk-mcp serve --help\n"
+	if code != 1 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out, errOut, want)
+	}
+	_, help, _ := runFiskMCP(t, nil, "config", "--help")
+	for _, flag := range []string{"--http", "--stateless", "--token-file", "--allow-origin", "--insecure-no-auth", "--max-sessions"} {
+		if strings.Contains(help, flag+"=") || strings.Contains(help, "--[no-]"+strings.TrimPrefix(flag, "--")+" ") {
+			t.Errorf("config --help lists %s, which config refuses", flag)
+		}
+	}
+}
