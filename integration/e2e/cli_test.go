@@ -163,7 +163,7 @@ func TestBadStartupFailsClearlyAndServesNothing(t *testing.T) {
 		{"unreadable token file", nil, []string{"serve", "--http", "127.0.0.1:0", "--token-file", filepath.Join(dir, "none"), fixtureBin}, []string{"--token-file"}},
 		{"config typo", nil, []string{"serve", "--config", typo, fixtureBin}, []string{`unknown key "confirm_tgas"`, `did you mean "confirm_tag"`}},
 		{"unknown global flag", nil, []string{"serve", "--global-flag", "nonesuch", fixtureBin}, []string{"nonesuch"}},
-		{"public address without a token", []string{"FISK_MCP_TOKEN="}, []string{"serve", "--http", "0.0.0.0:0", fixtureBin}, []string{"--token-file", "--insecure-no-auth"}},
+		{"public address without a token", []string{"FISK_MCP_TOKEN="}, []string{"serve", "--http", "0.0.0.0:0", fixtureBin}, []string{"refusing to serve 0.0.0.0:0 ", "--token-file", "--insecure-no-auth"}},
 		{"unknown flag", nil, []string{"serve", "--bogus", fixtureBin}, []string{"bogus"}},
 	}
 	for _, tc := range cases {
