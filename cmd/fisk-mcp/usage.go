@@ -83,7 +83,11 @@ func (c *cli) explain(cmd *fisk.CmdModel, err error) string {
 				}
 			}
 			if len(others) > 0 {
-				return fmt.Sprintf("fisk-mcp %s does not take %s; it is a flag of %s", cmd.FullCommand, token, strings.Join(others, " and "))
+				why := ""
+				if w := overStdio[cmd.FullCommand]; w != "" {
+					why = " (" + w + ")"
+				}
+				return fmt.Sprintf("fisk-mcp %s does not take %s%s; it is a flag of %s", cmd.FullCommand, token, why, strings.Join(others, " and "))
 			}
 		}
 		var known []string
@@ -105,6 +109,13 @@ func (c *cli) explain(cmd *fisk.CmdModel, err error) string {
 		return fmt.Sprintf("unknown command %q%s", got, didYouMean(got, known, ""))
 	}
 	return err.Error()
+}
+
+// overStdio says why a command that configures a client takes none of
+// serve's HTTP flags.
+var overStdio = map[string]string{
+	"config": "the clients it configures start fisk-mcp serve over stdio",
+	"bundle": "Claude Desktop starts a bundle's server over stdio",
 }
 
 func flagsOf(cmd *fisk.CmdModel) []*fisk.FlagModel {

@@ -22,7 +22,7 @@ func TestUsageErrorsSayWhatWasMeantInFourLines(t *testing.T) {
 		{"unknown flag, nothing near", []string{"tools", "--bogus", app},
 			"fisk-mcp: error: unknown flag --bogus\nusage: fisk-mcp tools [flags] APP...\nsee fisk-mcp tools --help\n"},
 		{"another command's flag", []string{"config", "claude-code", "--stateless", app},
-			"fisk-mcp: error: fisk-mcp config does not take --stateless; it is a flag of fisk-mcp serve\nusage: fisk-mcp config [flags] CLIENT APP...\nsee fisk-mcp config --help\n"},
+			"fisk-mcp: error: fisk-mcp config does not take --stateless (the clients it configures start fisk-mcp serve over stdio); it is a flag of fisk-mcp serve\nusage: fisk-mcp config [flags] CLIENT APP...\nsee fisk-mcp config --help\n"},
 		{"mistyped command", []string{"sevre", app},
 			"fisk-mcp: error: unknown command \"sevre\" (did you mean serve?)\nusage: fisk-mcp COMMAND [flags] ...\nsee fisk-mcp --help\n"},
 		{"duration without a unit", []string{"serve", "--timeout", "10", app},
