@@ -38,7 +38,7 @@ func ConfigFile(client string, w Where) (string, error) {
 				return filepath.Join(appData, "Claude", "claude_desktop_config.json"), nil
 			}
 		}
-		return "", fmt.Errorf("%w: Claude Desktop runs on macOS and Windows, and on %s its file is not known; pass --config-file FILE", ErrNoFile, w.GOOS)
+		return "", fmt.Errorf("%w: Claude Desktop runs on macOS and Windows, and on %s its file is not known; pass --client-config FILE", ErrNoFile, w.GOOS)
 	case "vscode":
 		return filepath.Join(w.Workdir, ".vscode", "mcp.json"), nil
 	case "cursor":

@@ -107,7 +107,7 @@ func ResolveBinary(path string) (string, error) {
 	if !strings.ContainsRune(path, filepath.Separator) {
 		found, err := exec.LookPath(path)
 		if err != nil {
-			return "", fmt.Errorf("app %q: not found in PATH; pass the path to a fisk binary", path)
+			return "", notInPath(path)
 		}
 		path = found
 	}
@@ -125,6 +125,20 @@ func ResolveBinary(path string) (string, error) {
 		return "", fmt.Errorf("app %q is not executable; chmod +x it or pass a fisk binary", path)
 	}
 	return abs, nil
+}
+
+// notInPath explains a bare name PATH does not have, naming what the
+// working directory holds by that name: a bare name is never looked up
+// there, as a shell would not.
+func notInPath(name string) error {
+	fi, err := os.Stat(name)
+	switch {
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("app %q: not found in PATH, and ./%s is a directory; pass the path to a fisk binary", name, name)
+	case err == nil:
+		return fmt.Errorf("app %q: not found in PATH; for the file in this directory write ./%s", name, name)
+	}
+	return fmt.Errorf("app %q: not found in PATH; pass the path to a fisk binary", name)
 }
 
 func unwrapPathError(err error) error {

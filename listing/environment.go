@@ -77,7 +77,18 @@ func (r EnvReport) Write(w io.Writer) error {
 	return err
 }
 
-// Log writes the report as one startup line.
+// Log writes the report as one short startup line: the names, and where
+// the rule is shown in full (fisk-mcp tools), leaving out what is empty.
 func (r EnvReport) Log(log *slog.Logger) {
-	log.Info("commands' environment scrubbed", "scrubbed", r.Scrubbed, "kept", r.Kept, "kept_for_apps", r.Apps, "rule", r.Rule)
+	var attrs []any
+	if len(r.Scrubbed) > 0 {
+		attrs = append(attrs, "scrubbed", r.Scrubbed)
+	}
+	if len(r.Kept) > 0 {
+		attrs = append(attrs, "kept", r.Kept)
+	}
+	if len(r.Apps) > 0 {
+		attrs = append(attrs, "kept_for_apps", r.Apps)
+	}
+	log.Info(fmt.Sprintf("environment: %d variables scrubbed as credentials; fisk-mcp tools --json shows the rule", len(r.Scrubbed)), attrs...)
 }

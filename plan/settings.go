@@ -58,25 +58,25 @@ func (p *Plan) bind() *settings.Set {
 	}
 	if sp := p.Serving; sp != nil {
 		list = append(list, []*settings.Setting{
-			{Name: "http", PlaceHolder: "ADDR", Value: &sp.HTTP.Addr,
+			{Name: "http", Commands: serveOnly, PlaceHolder: "ADDR", Value: &sp.HTTP.Addr,
 				Help: "Serve streamable HTTP on this address (endpoint /mcp, health check GET /healthz) instead of stdio; port 0 picks a free port, logged at startup"},
-			{Name: "stateless", Value: &sp.HTTP.Stateless,
+			{Name: "stateless", Commands: serveOnly, Value: &sp.HTTP.Stateless,
 				Help: "Serve HTTP without sessions (approval then cannot be asked of legacy clients, so gated tools are refused to them)"},
-			{Name: "token-file", PlaceHolder: "FILE", Path: true, Value: &sp.tokenFile,
+			{Name: "token-file", Commands: serveOnly, PlaceHolder: "FILE", Path: true, Value: &sp.tokenFile,
 				Help: "File holding the bearer token HTTP clients must send, at least 16 characters (openssl rand -hex 32); the FISK_MCP_TOKEN environment variable may hold the token itself instead"},
-			{Name: "oauth-issuer", PlaceHolder: "URL", Value: &sp.HTTP.OAuth.Issuer,
+			{Name: "oauth-issuer", Commands: serveOnly, PlaceHolder: "URL", Value: &sp.HTTP.OAuth.Issuer,
 				Help: "Admit HTTP clients with OAuth access tokens of this authorization server (its issuer identifier, as its tokens' iss claim writes it) instead of a shared token: fisk-mcp serves the protected resource metadata that leads clients to it and checks each token's signature, issuer, audience and expiry"},
-			{Name: "oauth-resource", PlaceHolder: "URL", Value: &sp.HTTP.OAuth.Resource,
+			{Name: "oauth-resource", Commands: serveOnly, PlaceHolder: "URL", Value: &sp.HTTP.OAuth.Resource,
 				Help: "With --oauth-issuer: this server's resource identifier, the URL clients connect to (https://mcp.example.com/mcp), which every token's audience must name; required unless --http is a loopback address, where it defaults to http://ADDR/mcp"},
-			{Name: "oauth-scope", PlaceHolder: "SCOPE", Value: &sp.HTTP.OAuth.Scopes,
+			{Name: "oauth-scope", Commands: serveOnly, PlaceHolder: "SCOPE", Value: &sp.HTTP.OAuth.Scopes,
 				Help: "With --oauth-issuer: a scope every access token must hold (repeatable); a token without it gets 403 insufficient_scope"},
-			{Name: "allow-origin", PlaceHolder: "ORIGIN", Value: &sp.HTTP.AllowOrigins,
+			{Name: "allow-origin", Commands: serveOnly, PlaceHolder: "ORIGIN", Value: &sp.HTTP.AllowOrigins,
 				Help: "Accept browser requests from this Origin (repeatable); other cross-origin requests are refused"},
-			{Name: "allow-host", PlaceHolder: "HOST", Value: &sp.HTTP.AllowHosts,
+			{Name: "allow-host", Commands: serveOnly, PlaceHolder: "HOST", Value: &sp.HTTP.AllowHosts,
 				Help: "Accept HTTP requests naming this host in their Host header (repeatable); without a token, a non-loopback server answers only its IP addresses and the host of --http, so that web pages cannot reach it through DNS rebinding; with a token, listing hosts turns that check on"},
-			{Name: "insecure-no-auth", Value: &sp.HTTP.InsecureNoAuth,
+			{Name: "insecure-no-auth", Commands: serveOnly, Value: &sp.HTTP.InsecureNoAuth,
 				Help: "Allow serving HTTP on a non-loopback address without a token"},
-			{Name: "max-sessions", Default: strconv.Itoa(server.DefaultMaxSessions), Value: &sp.HTTP.MaxSessions,
+			{Name: "max-sessions", Commands: serveOnly, Default: strconv.Itoa(server.DefaultMaxSessions), Value: &sp.HTTP.MaxSessions,
 				Help: "Most HTTP sessions held at once (an idle one costs about 15 KiB of memory); a client opening one more gets 503 until a session is deleted or expires after 30 minutes idle"},
 			{Name: "timeout", Default: server.DefaultTimeout.String(), Value: &sp.Server.Timeout,
 				Help: "Longest a command may run before its process group is killed"},
@@ -130,6 +130,10 @@ func (p *Plan) bind() *settings.Set {
 	}
 	return &settings.Set{List: list}
 }
+
+// serveOnly is the Commands of the settings of streamable HTTP: config and
+// bundle make clients start the server over stdio.
+var serveOnly = []string{"serve"}
 
 // modeNames are the values of --approval.
 func modeNames() []string {

@@ -160,10 +160,13 @@ func (c HTTPConfig) withDefaults(drain time.Duration) HTTPConfig {
 type UnauthenticatedError struct {
 	// Addr is the address that was bound, and released again.
 	Addr net.Addr
+	// Given is HTTPConfig.Addr, which the message names: the bound
+	// address of 0.0.0.0 reads [::].
+	Given string
 }
 
 func (e *UnauthenticatedError) Error() string {
-	return fmt.Sprintf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (%s) or an OAuth issuer, or explicitly allow unauthenticated access", e.Addr, execrunner.TokenEnvVar)
+	return fmt.Sprintf("refusing to serve %s without authentication: it is not a loopback address; set a bearer token (%s) or an OAuth issuer, or explicitly allow unauthenticated access", e.Given, execrunner.TokenEnvVar)
 }
 
 // HTTPServer is a Server's streamable HTTP transport, bound to its address
@@ -195,7 +198,7 @@ func (s *Server) ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 	if !httpguard.IsLoopback(ln.Addr()) && cfg.Token == "" && cfg.OAuth.Issuer == "" {
 		if !cfg.InsecureNoAuth {
 			ln.Close()
-			return nil, &UnauthenticatedError{Addr: ln.Addr()}
+			return nil, &UnauthenticatedError{Addr: ln.Addr(), Given: cfg.Addr}
 		}
 		s.log.Warn("serving a non-loopback address without authentication: anyone who can reach it can run the exposed tools", "addr", ln.Addr().String())
 	}

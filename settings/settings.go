@@ -35,6 +35,11 @@ type Setting struct {
 	Path        bool     // the value names a file: relative to the configuration file, absolute in Args
 	FlagOnly    bool     // the file has no key for it
 	Singular    bool     // a list whose key has no plural alias
+	// Commands are the commands that take the setting as a flag; nil for
+	// every command the set is registered on. Another command neither
+	// lists nor accepts the flag, and its value stays at the default;
+	// the file may still set it, for the command to refuse.
+	Commands []string
 	// Value is where the value goes: a *string, *[]string, *bool, *int or
 	// *time.Duration.
 	Value any
@@ -68,9 +73,18 @@ func (set *Set) find(name string) *Setting {
 	panic("settings: no setting " + name)
 }
 
-// Register adds the settings to cmd as flags, in order.
+// Register adds the settings cmd takes to it as flags, in order, and
+// gives the others their defaults.
 func (set *Set) Register(cmd *fisk.CmdClause) {
 	for _, s := range set.List {
+		if s.Commands != nil && !slices.Contains(s.Commands, cmd.FullCommand()) {
+			if s.Default != "" {
+				if err := (flagValue{s}).Set(s.Default); err != nil {
+					panic(err)
+				}
+			}
+			continue
+		}
 		f := cmd.Flag(s.Name, s.Help).IsSetByUser(&s.given)
 		if s.PlaceHolder != "" {
 			f.PlaceHolder(s.PlaceHolder)
@@ -91,15 +105,49 @@ func (set *Set) Register(cmd *fisk.CmdClause) {
 			f.StringsVar(v)
 		case *bool:
 			f.BoolVar(v)
-		case *int:
-			f.IntVar(v)
-		case *time.Duration:
-			f.DurationVar(v)
+		case *int, *time.Duration:
+			f.SetValue(flagValue{s})
 		default:
 			panic(fmt.Sprintf("settings: --%s has a value of type %T", s.Name, s.Value))
 		}
 	}
 }
+
+// ValueError is a flag's value that does not parse: fisk's own errors name
+// neither the flag nor the form it takes.
+type ValueError struct {
+	Flag, Value string
+	Want        string // the form to give, with an example
+}
+
+func (e *ValueError) Error() string { return fmt.Sprintf("--%s %s: %s", e.Flag, e.Value, e.Want) }
+
+// flagValue parses a number or a duration for fisk, failing with a
+// [ValueError]; it also applies the default of a setting a command does
+// not take.
+type flagValue struct{ s *Setting }
+
+func (f flagValue) Set(text string) error {
+	switch v := f.s.Value.(type) {
+	case *string:
+		*v = text
+	case *int:
+		n, err := strconv.Atoi(text)
+		if err != nil {
+			return &ValueError{f.s.Name, text, "give a whole number, such as 4"}
+		}
+		*v = n
+	case *time.Duration:
+		d, err := fisk.ParseDuration(text)
+		if err != nil {
+			return &ValueError{f.s.Name, text, "give a duration with its unit, such as 10s or 2m"}
+		}
+		*v = d
+	}
+	return nil
+}
+
+func (f flagValue) String() string { return fmt.Sprint(reflect.ValueOf(f.s.Value).Elem()) }
 
 // Normalize accepts, in obj (a decoded object of the file; where names it
 // in messages, e.g. "apps[0]."), the plural spelling of a list's key

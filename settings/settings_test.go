@@ -2,6 +2,7 @@ package settings_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -190,4 +191,43 @@ func ExampleSet_Merge() {
 	set.Merge(fromFile, "app.yaml")
 	fmt.Println(v.Tags, v.Timeout, set.Named("timeout"))
 	// Output: [file flag] 5s config app.yaml: timeout
+}
+
+// TestASettingOfOtherCommandsIsNeitherListedNorTakenButHasItsDefault: a
+// command that does not take a setting has no flag for it, and the value
+// is the default, as it would be had the flag been left out.
+func TestASettingOfOtherCommandsIsNeitherListedNorTakenButHasItsDefault(t *testing.T) {
+	var v values
+	set := bind(&v)
+	for _, s := range set.List {
+		if s.Name == "workers" || s.Name == "timeout" {
+			s.Commands = []string{"serve"}
+		}
+	}
+	app := fisk.New("x", "")
+	set.Register(app.Command("config", ""))
+	if _, err := app.Parse([]string{"config", "--workers", "2"}); err == nil {
+		t.Fatal("config took --workers")
+	}
+	if v.Workers != 4 || v.Timeout != 30*time.Second {
+		t.Errorf("workers %d, timeout %s: want the defaults 4 and 30s", v.Workers, v.Timeout)
+	}
+}
+
+// TestAValueThatDoesNotParseNamesTheFlagAndTheForm: fisk's own errors
+// ("invalid duration") name neither.
+func TestAValueThatDoesNotParseNamesTheFlagAndTheForm(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{"--timeout 10", "--timeout 10: give a duration with its unit, such as 10s or 2m"},
+		{"--workers four", "--workers four: give a whole number, such as 4"},
+	} {
+		var v values
+		app := fisk.New("x", "")
+		bind(&v).Register(app.Command("serve", ""))
+		_, err := app.Parse(append([]string{"serve"}, strings.Fields(tc.args)...))
+		var ve *settings.ValueError
+		if !errors.As(err, &ve) || err.Error() != tc.want {
+			t.Errorf("%s: err = %v, want %q", tc.args, err, tc.want)
+		}
+	}
 }

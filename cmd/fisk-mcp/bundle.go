@@ -60,7 +60,7 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 	if err := bundle.WriteFile(c.bundleOut, spec); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stderr, "wrote %s: %d tools of %s for %s; open it in Claude Desktop to install it\n", c.bundleOut, len(spec.Tools), spec.DisplayName, spec.Platform)
+	fmt.Fprintln(c.stderr, bundleWritten(c.bundleOut, len(spec.Tools), spec.DisplayName, spec.Platform))
 	notes := spec.Notes()
 	if approval.Note != "" {
 		notes = []string{approval.Note} // says what becomes of the gated tools, in place of the bundle's
@@ -69,4 +69,16 @@ func (c *cli) runBundle(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stderr, "note: %s\n", note)
 	}
 	return nil
+}
+
+// bundleWritten says what was written and how it is installed: Claude
+// Desktop runs on macOS and Windows, not on Linux, and a bundle holds the
+// binaries of the platform it was built on.
+func bundleWritten(file string, tools int, name string, p bundle.Platform) string {
+	what := fmt.Sprintf("wrote %s: %d tools of %s for %s", file, tools, name, p)
+	if p.OS == "darwin" {
+		return what + "; open it in Claude Desktop to install it"
+	}
+	return what + ", for an MCP host on " + p.OS + " that installs .mcpb bundles; Claude Desktop runs on macOS and Windows only: " +
+		"for it, run fisk-mcp bundle on the Mac it is for, or for a client on this machine run fisk-mcp config CLIENT --install APP..."
 }

@@ -141,8 +141,13 @@ func TestClientConfigurationsPassTheNameTheyRegister(t *testing.T) {
 func TestClientConfigurationRefusesHTTP(t *testing.T) {
 	dir, app, _ := configFixture(t)
 	_, err := runConfigCommand(t, dir, "claude-desktop", "--http", "127.0.0.1:8080", app)
+	if err == nil || !strings.Contains(err.Error(), "--http") {
+		t.Fatalf("flag: err = %v", err)
+	}
+	writeFile(t, dir, "http.yaml", "http: 127.0.0.1:8080\n", 0o600)
+	_, err = runConfigCommand(t, dir, "claude-desktop", "--config", "http.yaml", app)
 	if err == nil || !strings.Contains(err.Error(), "stdio") {
-		t.Fatalf("err = %v", err)
+		t.Fatalf("file: err = %v", err)
 	}
 }
 

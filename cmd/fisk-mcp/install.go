@@ -70,6 +70,10 @@ func (c *cli) installClaudeCode(l clients.Launch, rendered string) error {
 		//lint:ignore ST1005 the message begins with the client's name
 		return errors.New("Claude Code is configured through its claude mcp add command, not a file: drop --client-config")
 	}
+	if !c.installOpts.force && c.claudeCodeHas(l) {
+		fmt.Fprintf(c.stderr, "Claude Code already has this entry for %q in this project: nothing changed\n", l.Name)
+		return nil
+	}
 	claude, err := exec.LookPath("claude")
 	if err != nil {
 		fmt.Fprint(c.stdout, rendered)
@@ -87,4 +91,13 @@ func (c *cli) installClaudeCode(l clients.Launch, rendered string) error {
 	}
 	fmt.Fprintf(c.stderr, "registered %q with Claude Code (%s)\n", l.Name, claude)
 	return nil
+}
+
+// claudeCodeHas reports whether Claude Code registers l for the working
+// directory already, so that installing again changes nothing, as for the
+// clients whose file is merged.
+func (c *cli) claudeCodeHas(l clients.Launch) bool {
+	home, errHome := os.UserHomeDir()
+	wd, errWd := os.Getwd()
+	return errHome == nil && errWd == nil && clients.ClaudeCodeHas(l, clients.Where{GOOS: runtime.GOOS, Home: home, Workdir: wd, Getenv: os.Getenv})
 }

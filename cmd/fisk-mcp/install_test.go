@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/clients"
 )
 
 func TestConfigRefusesInstallFlagsWithoutInstall(t *testing.T) {
@@ -29,5 +33,37 @@ func TestConfigInstallWritesTheFileNotStdout(t *testing.T) {
 	data, err := os.ReadFile(file)
 	if err != nil || !strings.Contains(string(data), app) || !strings.Contains(string(data), `"--name=nats"`) {
 		t.Errorf("%s: %v\n%s", file, err, data)
+	}
+}
+
+// Installing into Claude Code again changes nothing and succeeds, as for
+// the clients whose file is merged; claude mcp add, which refuses a name it
+// has, is not run.
+func TestConfigInstallIntoClaudeCodeAgainChangesNothing(t *testing.T) {
+	home, project, bin := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("PATH", bin)
+	t.Chdir(project)
+	ran := filepath.Join(t.TempDir(), "ran")
+	writeFile(t, bin, "claude", "#!/bin/sh\necho \"$@\" >> "+ran+"\nexit 1\n", 0o755)
+	doc := `{"projects": {"` + project + `": {"mcpServers": {"demo": {"type": "stdio", "command": "/bin/fisk-mcp", "args": ["serve", "/bin/demo"], "env": {}}}}}}`
+	writeFile(t, home, ".claude.json", doc, 0o600)
+
+	var stderr bytes.Buffer
+	c := newCLI(context.Background(), &bytes.Buffer{}, &stderr)
+	l := clients.Launch{Name: "demo", Command: "/bin/fisk-mcp", Args: []string{"serve", "/bin/demo"}}
+	if err := c.installClaudeCode(l, ""); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Claude Code already has this entry for \"demo\" in this project: nothing changed\n"; stderr.String() != want {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("claude was run")
+	}
+	l.Args = []string{"serve", "--watch", "/bin/demo"}
+	if err := c.installClaudeCode(l, ""); err == nil {
+		t.Error("a different entry of the same name was not handed to claude mcp add")
 	}
 }

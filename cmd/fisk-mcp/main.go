@@ -164,7 +164,8 @@ on stderr says so.`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	c := newCLI(ctx, os.Stdout, os.Stderr)
-	c.app.MustParseWithUsage(os.Args[1:])
+	code := c.run(os.Args[1:])
+	stop()
+	os.Exit(code)
 }

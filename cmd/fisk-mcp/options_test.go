@@ -216,9 +216,25 @@ func TestServeToolsAndConfigShareTheSelectionFlags(t *testing.T) {
 			t.Errorf("tools --%s is missing from serve or config", name)
 		}
 	}
+	// Config and bundle make clients start the server over stdio: they
+	// neither list nor take the flags of streamable HTTP.
+	httpOnly := []string{"http", "stateless", "token-file", "oauth-issuer", "oauth-resource", "oauth-scope", "allow-origin", "allow-host", "insecure-no-auth", "max-sessions"}
 	for _, name := range flags["serve"] {
+		if slices.Contains(httpOnly, name) {
+			for _, cmd := range []string{"config", "bundle"} {
+				if slices.Contains(flags[cmd], name) {
+					t.Errorf("%s takes serve's HTTP flag --%s", cmd, name)
+				}
+			}
+			continue
+		}
 		if !slices.Contains(flags["config"], name) {
 			t.Errorf("serve --%s is missing from config", name)
+		}
+	}
+	for _, name := range httpOnly {
+		if !slices.Contains(flags["serve"], name) {
+			t.Errorf("serve does not take --%s", name)
 		}
 	}
 }

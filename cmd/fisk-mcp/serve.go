@@ -147,6 +147,9 @@ func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 		return serveHTTP(ctx, p, srv, started)
 	}
 	started("")
+	if isTerminal(os.Stdin.Fd()) {
+		log.Warn(terminalNotice)
+	}
 	return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
 }
 

@@ -187,7 +187,7 @@ func TestBadStartupFailsClearlyAndServesNothing(t *testing.T) {
 		{"unreadable token file", nil, []string{"serve", "--http", "127.0.0.1:0", "--token-file", filepath.Join(dir, "none"), fixtureBin}, []string{"--token-file"}},
 		{"config typo", nil, []string{"serve", "--config", typo, fixtureBin}, []string{`unknown key "confirm_tgas"`, `did you mean "confirm_tag"`}},
 		{"unknown global flag", nil, []string{"serve", "--global-flag", "nonesuch", fixtureBin}, []string{"nonesuch"}},
-		{"public address without a token", []string{"FISK_MCP_TOKEN="}, []string{"serve", "--http", "0.0.0.0:0", fixtureBin}, []string{"--token-file", "--insecure-no-auth"}},
+		{"public address without a token", []string{"FISK_MCP_TOKEN="}, []string{"serve", "--http", "0.0.0.0:0", fixtureBin}, []string{"refusing to serve 0.0.0.0:0 ", "--token-file", "--insecure-no-auth"}},
 		{"unknown flag", nil, []string{"serve", "--bogus", fixtureBin}, []string{"bogus"}},
 	}
 	for _, tc := range cases {
@@ -294,4 +294,21 @@ func TestStartupSaysWhatIsServedAndHowGatingBehaves(t *testing.T) {
 		t.Errorf("unguarded line = %v", unguarded)
 	}
 	find("the app tags its commands impact:ro (3) and impact:rw (2): --read-only-tag impact:ro --confirm-tag impact:rw would mark 1 read-only and gate 1, leaving 8 unguarded; fisk-mcp init APP writes a configuration with them to review")
+}
+
+// TestBadFlagPrintsTheErrorAndOneLineOfUsageNotTheHelp: a mistyped flag
+// gets the error, a guess at what was meant, one line of usage and where
+// the help is, and exit code 1; the whole help would scroll the error away.
+func TestBadFlagPrintsTheErrorAndOneLineOfUsageNotTheHelp(t *testing.T) {
+	out, errOut, code := runFiskMCP(t, nil, "serve", "--read-only-tags", "impact:ro", fixtureBin)
+	want := "fisk-mcp: error: unknown flag --read-only-tags (did you mean --read-only-tag?)\nusage: fisk-mcp serve [flags] APP...\nsee fisk-mcp serve --help\n"
+	if code != 1 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant:\n%s", code, out, errOut, want)
+	}
+	_, help, _ := runFiskMCP(t, nil, "config", "--help")
+	for _, flag := range []string{"--http", "--stateless", "--token-file", "--allow-origin", "--insecure-no-auth", "--max-sessions"} {
+		if strings.Contains(help, flag+"=") || strings.Contains(help, "--[no-]"+strings.TrimPrefix(flag, "--")+" ") {
+			t.Errorf("config --help lists %s, which config refuses", flag)
+		}
+	}
 }

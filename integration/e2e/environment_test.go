@@ -38,7 +38,13 @@ func TestCommandsGetNoCredentialButTheAppsOwn(t *testing.T) {
 		t.Errorf("the app's password reached the client:\n%s", out)
 	}
 
-	line := s.log.waitRecord(t, "the environment line", func(r map[string]any) bool { return r["msg"] == "commands' environment scrubbed" })
+	line := s.log.waitRecord(t, "the environment line", func(r map[string]any) bool {
+		msg, _ := r["msg"].(string)
+		return strings.HasPrefix(msg, "environment: ") && strings.HasSuffix(msg, " variables scrubbed as credentials; fisk-mcp tools --json shows the rule")
+	})
+	if _, ok := line["rule"]; ok {
+		t.Errorf("the startup line repeats the rule, which fisk-mcp tools shows: %v", line)
+	}
 	scrubbed, _ := line["scrubbed"].([]any)
 	for _, kv := range leakedEnv {
 		name, _, _ := strings.Cut(kv, "=")
