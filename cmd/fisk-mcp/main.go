@@ -30,6 +30,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/clients"
 	"github.com/fisk-mcp/fisk-mcp/plan"
+	"github.com/fisk-mcp/fisk-mcp/settings"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -168,4 +169,12 @@ func main() {
 	code := c.run(os.Args[1:])
 	stop()
 	os.Exit(code)
+}
+
+// run parses args and runs the command they select; see settings.Run.
+func (c *cli) run(args []string) int {
+	return settings.Run(c.app, args, c.stderr, map[string]string{
+		"config": "the clients it configures start fisk-mcp serve over stdio",
+		"bundle": "Claude Desktop starts a bundle's server over stdio",
+	})
 }

@@ -1,44 +1,55 @@
-package main
+package settings
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/choria-io/fisk"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/editdist"
-	"github.com/fisk-mcp/fisk-mcp/settings"
 )
 
-// run parses args and runs the command they select, reporting an error on
-// stderr; it returns the exit code. A command line fisk-mcp cannot parse
-// gets the error, a guess at what was meant, one line of usage and where
-// the full help is: the whole help would scroll the error away.
-func (c *cli) run(args []string) int {
-	_, err := c.app.Parse(args)
+// Run parses args with app and runs the command they select, reporting an
+// error on stderr, and returns the exit code. A command line the
+// application cannot parse gets the error, a guess at what was meant, one
+// line of usage and where the full help is: the whole help would scroll
+// the error away. why says, by command, why a flag another command takes
+// is not this one's.
+func Run(app *fisk.Application, args []string, stderr io.Writer, why map[string]string) int {
+	_, err := app.Parse(args)
 	if err == nil {
 		return 0
 	}
+	name := app.Model().Name
 	if !isUsageError(err) {
-		fmt.Fprintf(c.stderr, "fisk-mcp: error: %v\n", err)
+		fmt.Fprintf(stderr, "%s: error: %v\n", name, err)
 		return 1
 	}
-	cmd := c.selected(args)
-	fmt.Fprintf(c.stderr, "fisk-mcp: error: %s\n", c.explain(cmd, err))
-	path := "fisk-mcp"
+	u := parsed{app: app, name: name, why: why}
+	cmd := u.selected(args)
+	fmt.Fprintf(stderr, "%s: error: %s\n", name, u.explain(cmd, err))
+	path := name
 	if cmd != nil {
 		path += " " + cmd.FullCommand
 	}
-	fmt.Fprintf(c.stderr, "usage: %s\nsee %s --help\n", usageLine(cmd), path)
+	fmt.Fprintf(stderr, "usage: %s\nsee %s --help\n", u.usageLine(cmd), path)
 	return 1
+}
+
+// parsed is the application a command line was parsed against.
+type parsed struct {
+	app  *fisk.Application
+	name string
+	why  map[string]string
 }
 
 // isUsageError reports whether err is about the command line's shape
 // rather than what a command found when it ran.
 func isUsageError(err error) bool {
-	var ve *settings.ValueError
+	var ve *ValueError
 	if errors.As(err, &ve) {
 		return true
 	}
@@ -53,12 +64,12 @@ func isUsageError(err error) bool {
 }
 
 // selected is the command args name, nil for none.
-func (c *cli) selected(args []string) *fisk.CmdModel {
-	pc, _ := c.app.ParseContext(args)
+func (u parsed) selected(args []string) *fisk.CmdModel {
+	pc, _ := u.app.ParseContext(args)
 	if pc == nil || pc.SelectedCommand == nil {
 		return nil
 	}
-	for _, m := range c.app.Model().Commands {
+	for _, m := range u.app.Model().Commands {
 		if m.FullCommand == pc.SelectedCommand.FullCommand() {
 			return m
 		}
@@ -68,10 +79,10 @@ func (c *cli) selected(args []string) *fisk.CmdModel {
 
 // explain rewrites fisk's error for an unknown flag or command, which
 // names no alternative, into one that suggests the nearest.
-func (c *cli) explain(cmd *fisk.CmdModel, err error) string {
+func (u parsed) explain(cmd *fisk.CmdModel, err error) string {
 	_, quoted, _ := strings.Cut(err.Error(), "'")
 	token, _, _ := strings.Cut(quoted, "'")
-	model := c.app.Model()
+	model := u.app.Model()
 	switch {
 	case errors.Is(err, fisk.ErrUnknownLongFlag):
 		name := strings.TrimPrefix(token, "--")
@@ -79,15 +90,15 @@ func (c *cli) explain(cmd *fisk.CmdModel, err error) string {
 			var others []string
 			for _, m := range model.Commands {
 				if m.FullCommand != cmd.FullCommand && slices.ContainsFunc(m.Flags, func(f *fisk.FlagModel) bool { return f.Name == name && !f.Hidden }) {
-					others = append(others, "fisk-mcp "+m.FullCommand)
+					others = append(others, u.name+" "+m.FullCommand)
 				}
 			}
 			if len(others) > 0 {
 				why := ""
-				if w := overStdio[cmd.FullCommand]; w != "" {
+				if w := u.why[cmd.FullCommand]; w != "" {
 					why = " (" + w + ")"
 				}
-				return fmt.Sprintf("fisk-mcp %s does not take %s%s; it is a flag of %s", cmd.FullCommand, token, why, strings.Join(others, " and "))
+				return fmt.Sprintf("%s %s does not take %s%s; it is a flag of %s", u.name, cmd.FullCommand, token, why, strings.Join(others, " and "))
 			}
 		}
 		var known []string
@@ -109,13 +120,6 @@ func (c *cli) explain(cmd *fisk.CmdModel, err error) string {
 		return fmt.Sprintf("unknown command %q%s", got, didYouMean(got, known, ""))
 	}
 	return err.Error()
-}
-
-// overStdio says why a command that configures a client takes none of
-// serve's HTTP flags.
-var overStdio = map[string]string{
-	"config": "the clients it configures start fisk-mcp serve over stdio",
-	"bundle": "Claude Desktop starts a bundle's server over stdio",
 }
 
 func flagsOf(cmd *fisk.CmdModel) []*fisk.FlagModel {
@@ -142,11 +146,11 @@ func didYouMean(name string, known []string, prefix string) string {
 }
 
 // usageLine is the command's synopsis: usage: fisk-mcp serve [flags] APP...
-func usageLine(cmd *fisk.CmdModel) string {
+func (u parsed) usageLine(cmd *fisk.CmdModel) string {
 	if cmd == nil {
-		return "fisk-mcp COMMAND [flags] ..."
+		return u.name + " COMMAND [flags] ..."
 	}
-	line := "fisk-mcp " + cmd.FullCommand + " [flags]"
+	line := u.name + " " + cmd.FullCommand + " [flags]"
 	for _, a := range cmd.Args {
 		name := strings.ToUpper(a.Name)
 		switch {
