@@ -92,7 +92,7 @@ func (s *Server) unknownToolError(set *exposure.ToolSet, name string, a *access)
 // what they answer themselves as a call of their own.
 func (s *Server) newDiscovery() *discovery.Tools {
 	return discovery.New(discovery.Config{
-		InForce:  s.tools.Load,
+		InForce: s.tools.Load,
 		Visible: func(req *mcp.CallToolRequest) func(exposure.Tool) bool {
 			return s.accessOf(extraOf(req)).filter()
 		},
