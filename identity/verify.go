@@ -200,6 +200,18 @@ func CallerFrom(ctx context.Context) *Caller {
 	return c
 }
 
+// TokenInfo is c as the SDK's auth.TokenInfo, the form a request's caller
+// takes on its context: UserID, scopes, expiry, and in Extra the subject,
+// display name and claims (see Named and Claims).
+func TokenInfo(c *Caller) *auth.TokenInfo {
+	return &auth.TokenInfo{
+		Scopes:     c.Scopes,
+		Expiration: c.Expiry,
+		UserID:     c.UserID(),
+		Extra:      map[string]any{extraSubject: c.Subject, extraDisplay: c.Display, extraClaims: c.Claims},
+	}
+}
+
 // withCaller returns req with c on its context, and as the SDK's
 // auth.TokenInfo, which binds a session to the user who opened it. The
 // SDK sets TokenInfo only through its own middleware, so req passes
@@ -207,12 +219,7 @@ func CallerFrom(ctx context.Context) *Caller {
 // only a token past its expiry, which Verify has already checked with the
 // same leeway.
 func (r *Resource) withCaller(req *http.Request, c *Caller) (*http.Request, bool) {
-	info := &auth.TokenInfo{
-		Scopes:     c.Scopes,
-		Expiration: c.Expiry,
-		UserID:     c.UserID(),
-		Extra:      map[string]any{extraSubject: c.Subject, extraDisplay: c.Display, extraClaims: c.Claims},
-	}
+	info := TokenInfo(c)
 	verified := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return info, nil }
 	var out *http.Request
 	attach := auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ClockSkew: r.cfg.Leeway})
