@@ -194,3 +194,29 @@ func TestReloadKeepsThePolicyInForceWhenTheNewOneIsBad(t *testing.T) {
 		t.Error("the reloaded policy is not in force")
 	}
 }
+
+func TestCheckSaysWhatACallerMayListAndCall(t *testing.T) {
+	p := mustParse(t, teams, policy.Claims{})
+	claims := filepath.Join(t.TempDir(), "bob.json")
+	if err := os.WriteFile(claims, []byte(`{"iss":"https://auth.example.com/","sub":"bob","groups":["viewers"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bob, err := p.ReadCaller(claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := p.Check(bob, []exposure.Tool{info, rm, add}).Write(&out); err != nil {
+		t.Fatal(err)
+	}
+	want := "caller https://auth.example.com/#bob\ncalls (1): nats_stream_info\nlists only (0): \ndenied (2 of 3 tools)\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	if _, err := p.ReadCaller(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "local") {
+		t.Errorf("a missing claims file: %v", err)
+	}
+	if c, err := p.ReadCaller("local"); err != nil || c.ID() != policy.LocalID {
+		t.Errorf("--as local: %v, %v", c, err)
+	}
+}

@@ -95,6 +95,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 	config.Flag("client-config", "With --install, the client's configuration file to write, instead of its documented place").PlaceHolder("FILE").StringVar(&c.installOpts.file)
 	c.config.Register(config)
 	c.registerBundle(app)
+	c.registerPolicy(app)
 
 	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", buildVersion())
