@@ -19,6 +19,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/listing"
 	"github.com/fisk-mcp/fisk-mcp/ownfiles"
 	"github.com/fisk-mcp/fisk-mcp/plan"
+	"github.com/fisk-mcp/fisk-mcp/policy"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/watch"
 )
@@ -72,6 +73,9 @@ func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 	var w *watch.Watcher
 	if sp.Watch {
 		w = &watch.Watcher{Paths: l.Paths(), Logger: log, Signals: hup}
+		if sp.PolicyFile != "" {
+			w.Paths = append(w.Paths, sp.PolicyFile)
+		}
 		// The baseline is taken before the first load, so a binary
 		// replaced while it runs is reloaded once the watcher starts.
 		w.Baseline = w.Snapshot()
@@ -197,7 +201,7 @@ func serveHTTP(ctx context.Context, p *plan.Plan, srv *server.Server, started fu
 }
 
 // watch runs w, when --watch made one: it reloads on binary changes and on
-// SIGHUP. A reload builds on the set being served, so a tool keeps its name
+// SIGHUP, the policy file (--policy) with the binaries. A reload builds on the set being served, so a tool keeps its name
 // against a newcomer, and warns about apps left without tools as startup
 // does.
 //
@@ -210,7 +214,10 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 	if w == nil {
 		return func() {}
 	}
-	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return l.Reload(ctx, srv.Tools()) }
+	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) {
+		reloadPolicy(c.serve.Serving.Server.Policy, log)
+		return l.Reload(ctx, srv.Tools())
+	}
 	w.Publish = func(set *exposure.ToolSet) {
 		listing.WarnEmptyApps(log, set, l.Apps)
 		srv.Publish(set)
@@ -226,4 +233,17 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 		cancel()
 		<-done
 	}
+}
+
+// reloadPolicy reads the policy file of cur again, when there is one; a
+// bad new policy leaves the one in force and logs why.
+func reloadPolicy(cur *policy.Current, log *slog.Logger) {
+	if cur.Load() == nil {
+		return
+	}
+	if err := cur.Reload(); err != nil {
+		log.Error("policy reload failed; the policy in force stays", "err", err, "retry", "fix the policy (fisk-mcp policy check), then send SIGHUP")
+		return
+	}
+	log.Info("policy reloaded", "file", cur.Load().File())
 }
