@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"sync"
 	"sync/atomic"
 
 	"github.com/cedar-policy/cedar-go"
@@ -118,7 +120,7 @@ func (p *Policy) Allowed(caller *Caller, action Action, tool exposure.Tool) bool
 	if p == nil || caller == nil || tool == nil || !ok {
 		return false
 	}
-	t := toolEntity(tool)
+	t := cachedToolEntity(tool)
 	req := cedar.Request{Principal: caller.entity.UID, Action: act, Resource: t.UID, Context: types.Record{}}
 	d, _ := cedar.Authorize(p.set, pair{caller.entity, t}, req)
 	return d == cedar.Allow
@@ -135,6 +137,35 @@ func (e pair) Get(uid types.EntityUID) (types.Entity, bool) {
 		}
 	}
 	return types.Entity{}, false
+}
+
+// maxCachedTools bounds the tool entities kept: a few sets of nats's
+// size. Past it the cache is emptied and filled again; it keeps the tools
+// of the sets a reload replaced alive until then.
+const maxCachedTools = 1024
+
+// toolCache holds each tool's entity, by the tool (tools are immutable),
+// so that filtering a list builds no entity.
+var toolCache struct {
+	m sync.Map // exposure.Tool → types.Entity
+	n atomic.Int64
+}
+
+// cachedToolEntity is toolEntity(t), built once per tool.
+func cachedToolEntity(t exposure.Tool) types.Entity {
+	if !reflect.TypeOf(t).Comparable() {
+		return toolEntity(t)
+	}
+	if e, ok := toolCache.m.Load(t); ok {
+		return e.(types.Entity)
+	}
+	e := toolEntity(t)
+	if toolCache.n.Add(1) > maxCachedTools {
+		toolCache.m.Clear()
+		toolCache.n.Store(1)
+	}
+	toolCache.m.Store(t, e)
+	return e
 }
 
 // toolEntity is t as Cedar sees it.
