@@ -50,18 +50,10 @@ func withPolicy(t *testing.T) (*Server, *logBuffer, func(token string) *mcp.Clie
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return s, logs, func(token string) *mcp.ClientSession {
-		client := &http.Client{Transport: bearer{token: token}}
+		client := &http.Client{Transport: bearerTransport{token}}
 		tr := &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client}
 		return testsupport.ConnectClient(t, mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil), tr, modernVersion)
 	}
-}
-
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 func TestAViewerSeesAndCallsOnlyReadOnlyTools(t *testing.T) {
@@ -154,5 +146,31 @@ func TestWithAPolicyTheLocalCallerGetsOnlyWhatItIsPermitted(t *testing.T) {
 	}
 	if len(res.Tools) != 0 || res.CacheScope != "private" {
 		t.Errorf("the local caller, whom no policy names, lists %d tools (cache scope %q), want none, private", len(res.Tools), res.CacheScope)
+	}
+}
+
+// The shared bearer token's caller and the local one are principals of
+// their own: a policy gives them what it names them for, and nothing a
+// user is given.
+func TestTheStaticAndLocalCallersAreTheirOwnPrincipals(t *testing.T) {
+	const src = `permit (principal == Caller::"static", action, resource) when { resource.read_only };
+permit (principal in Group::"ops", action, resource);`
+	p, err := policy.Parse("p.cedar", []byte(src), policy.Claims{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := newServer(t, Config{Defer: DeferNever, Policy: policy.NewCurrent(p)}, fixtureSet(t, exposure.Policy{}))
+	base, _ := serveHTTP(t, s, HTTPConfig{Token: "a-long-enough-shared-token"})
+	static := testsupport.ListTools(t, connectHTTP(t, base, "a-long-enough-shared-token", modernVersion, nil))
+	if _, ok := static["deploy"]; ok || len(static) == 0 {
+		t.Errorf("the static caller lists %d tools, deploy among them: %v", len(static), static["deploy"] != nil)
+	}
+	for name, tool := range static {
+		if !tool.Annotations.ReadOnlyHint {
+			t.Errorf("the static caller lists %s, which is not read-only", name)
+		}
+	}
+	if local := testsupport.ListTools(t, connect(t, s, modernVersion, nil)); len(local) != 0 {
+		t.Errorf("the local caller, whom the policy does not name, lists %d tools", len(local))
 	}
 }
