@@ -123,3 +123,17 @@ func (l *listing) forCaller(a *access) *listing {
 	l.callers.by[key] = c
 	return c
 }
+
+// PolicyChanged tells every connected client that its list may have
+// changed: the policy in force (Config.Policy) was replaced, so a caller
+// may now see other tools. The SDK sends notifications/tools/list_changed
+// for every registration, so one of the set's is registered again as it
+// is.
+func (s *Server) PolicyChanged() {
+	s.publish.Lock()
+	defer s.publish.Unlock()
+	if names := sortedNames(s.added); len(names) > 0 {
+		r := s.added[names[0]]
+		s.mcp.AddTool(r.tool, r.handler)
+	}
+}

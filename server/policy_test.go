@@ -174,3 +174,15 @@ permit (principal in Group::"ops", action, resource);`
 		t.Errorf("the local caller, whom the policy does not name, lists %d tools", len(local))
 	}
 }
+
+func TestPolicyChangedTellsClientsTheListChanged(t *testing.T) {
+	s, _ := newServer(t, Config{}, fixtureSet(t, exposure.Policy{}))
+	opts, changed, _ := listChangedClient(legacyVersion)
+	cs := connect(t, s, legacyVersion, opts)
+	before := testsupport.ListTools(t, cs)
+	s.PolicyChanged()
+	wait(t, changed, "notifications/tools/list_changed")
+	if after := testsupport.ListTools(t, cs); len(after) != len(before) {
+		t.Errorf("the list went from %d tools to %d, with nothing changed", len(before), len(after))
+	}
+}

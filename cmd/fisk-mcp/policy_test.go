@@ -86,14 +86,14 @@ func TestAReloadKeepsThePolicyInForceWhenTheNewOneIsBadAndSaysWhy(t *testing.T) 
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	writeFile(t, dir, "p.cedar", "@id(\"typo\")\npermit (principal, action, resource) when { resource.readonly };\n", 0o600)
-	reloadPolicy(cur, log)
-	if cur.Load() != p || !strings.Contains(logs.String(), "policy reload failed") || !strings.Contains(logs.String(), "typo") {
+	if reloadPolicy(cur, log) || cur.Load() != p || !strings.Contains(logs.String(), "policy reload failed") || !strings.Contains(logs.String(), "typo") {
 		t.Fatalf("a bad policy: in force %v, log %s", cur.Load(), logs.String())
 	}
 	writeFile(t, dir, "p.cedar", viewersPolicy+"permit (principal == Caller::\"local\", action, resource);\n", 0o600)
-	reloadPolicy(cur, log)
-	if cur.Load() == p || !strings.Contains(logs.String(), "policy reloaded") {
+	if !reloadPolicy(cur, log) || cur.Load() == p || !strings.Contains(logs.String(), "policy reloaded") {
 		t.Fatalf("a good policy was not put in force: %s", logs.String())
 	}
-	reloadPolicy(nil, log) // no --policy: nothing to do
+	if reloadPolicy(nil, log) { // no --policy: nothing to do
+		t.Error("a reload without a policy reported a new one")
+	}
 }

@@ -215,7 +215,9 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 		return func() {}
 	}
 	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) {
-		reloadPolicy(c.serve.Serving.Server.Policy, log)
+		if reloadPolicy(c.serve.Serving.Server.Policy, log) {
+			srv.PolicyChanged()
+		}
 		return l.Reload(ctx, srv.Tools())
 	}
 	w.Publish = func(set *exposure.ToolSet) {
@@ -235,15 +237,17 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 	}
 }
 
-// reloadPolicy reads the policy file of cur again, when there is one; a
-// bad new policy leaves the one in force and logs why.
-func reloadPolicy(cur *policy.Current, log *slog.Logger) {
+// reloadPolicy reads the policy file of cur again, when there is one,
+// and reports whether a new policy is in force; a bad new policy leaves
+// the one in force and logs why.
+func reloadPolicy(cur *policy.Current, log *slog.Logger) bool {
 	if cur.Load() == nil {
-		return
+		return false
 	}
 	if err := cur.Reload(); err != nil {
 		log.Error("policy reload failed; the policy in force stays", "err", err, "retry", "fix the policy (fisk-mcp policy check), then send SIGHUP")
-		return
+		return false
 	}
 	log.Info("policy reloaded", "file", cur.Load().File())
+	return true
 }
