@@ -3,6 +3,7 @@ module github.com/fisk-mcp/fisk-mcp
 go 1.26.0
 
 require (
+	github.com/cedar-policy/cedar-go v1.9.2
 	github.com/choria-io/fisk v0.9.1
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
@@ -23,7 +24,6 @@ require (
 
 require (
 	github.com/antithesishq/antithesis-sdk-go v0.9.0-default-no-op // indirect
-	github.com/cedar-policy/cedar-go v1.9.2 // indirect
 	github.com/go-json-experiment/json v1.27.2 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
