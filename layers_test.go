@@ -34,7 +34,8 @@ var layers = [][]string{
 	{"schema"},
 	{"exposure"},
 	// 6: over the tool set: its search; identity (the OAuth resource
-	// server: token validation, the caller); policy to come.
+	// server: token validation, the caller); policy (who may list and
+	// call what).
 	{"catalog", "identity", "policy"},
 	// 7: the discovery tools over the search, the approval gate, and the
 	// HTTP guard (identity's Resource is one of its Authenticators).

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -57,24 +56,10 @@ func WriteFile(path string, s Spec) error {
 	if !strings.HasSuffix(path, ".mcpb") {
 		return fmt.Errorf("%q: name the bundle NAME.mcpb, the extension Claude Desktop installs", path)
 	}
-	path, err := ownfiles.Resolve(path)
-	if err != nil {
-		return err
-	}
-	dir, err := ownfiles.OpenDir(filepath.Dir(path))
-	if err != nil {
+	if err := ownfiles.WriteFile(path, false, func(w io.Writer) error { return Write(w, s) }); err != nil {
 		return fmt.Errorf("writing the bundle: %w", err)
 	}
-	defer dir.Close()
-	f, err := dir.Create(filepath.Base(path))
-	if err != nil {
-		return err
-	}
-	if err := Write(f, s); err != nil {
-		f.Discard()
-		return err
-	}
-	return f.Commit()
+	return nil
 }
 
 func addFile(zw *zip.Writer, name, src string) error {

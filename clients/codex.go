@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/server"
 )
 
 // CodexDesktopEnv are the variables that the opener of the approval page
@@ -25,6 +28,23 @@ type Served struct {
 	// Deferred says that tools/list holds the discovery tools, and the
 	// others are called through call_tool.
 	Deferred bool
+}
+
+// ServedOf is what a server with deferral settings d serves of set.
+func ServedOf(set *exposure.ToolSet, d server.Config) Served {
+	s := Served{Count: server.ServedCount(set), Deferred: server.Defers(d, set)}
+	for _, t := range set.Tools() {
+		if !t.MCPExposable() {
+			continue
+		}
+		switch g, ok := t.(exposure.Confirmable); {
+		case ok && g.NeedsConfirm():
+			s.Gated = append(s.Gated, t.Name())
+		case !exposure.BehaviorOf(t).ReadOnly:
+			s.UngatedWrites = append(s.UngatedWrites, t.Name())
+		}
+	}
+	return s
 }
 
 // CodexApprovals decides what Codex's entry adds, for a server serving s

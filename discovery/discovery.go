@@ -44,7 +44,7 @@ func Is(name string) bool { return slices.Contains(Names(), name) }
 // for every session and transport, and for every reload that keeps the
 // set's applications, groups and ai:no_defer tools.
 func Descriptors(set *exposure.ToolSet) []*mcp.Tool {
-	return []*mcp.Tool{searchToolsDescriptor(set), describeToolsDescriptor, readOnlyExecutor.descriptor, anyExecutor.descriptor}
+	return []*mcp.Tool{searchToolsDescriptor(set, nil), describeToolsDescriptor, readOnlyExecutor.descriptor, anyExecutor.descriptor}
 }
 
 // Outcome is how a call the discovery tools answer themselves ended, for
@@ -69,6 +69,10 @@ type Config struct {
 	// InForce returns the set in force: the one searched, described and
 	// kept an index of.
 	InForce func() *exposure.ToolSet
+	// Visible returns which tools the caller of req may see (nil: all):
+	// a search finds, describe_tools describes and "did you mean"
+	// suggests no other. Nil means every caller sees every tool.
+	Visible func(req *mcp.CallToolRequest) func(exposure.Tool) bool
 	// Requests are the requests people make of the applications, which
 	// the search index matches too (see catalog.FromToolSet).
 	Requests catalog.Requests
@@ -122,10 +126,14 @@ func (d *Tools) Handler(name string) mcp.ToolHandler {
 
 // answer is the handler of a discovery tool that answers by itself: one
 // tools/call like any other, with one record.
-func (d *Tools) answer(f func(raw json.RawMessage) (*mcp.CallToolResult, Outcome, error)) mcp.ToolHandler {
+func (d *Tools) answer(f func(visible func(exposure.Tool) bool, raw json.RawMessage) (*mcp.CallToolResult, Outcome, error)) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		done := d.cfg.Record(ctx, req)
-		res, outcome, err := f(Arguments(d.cfg.Log, req, nil))
+		var visible func(exposure.Tool) bool
+		if d.cfg.Visible != nil {
+			visible = d.cfg.Visible(req)
+		}
+		res, outcome, err := f(visible, Arguments(d.cfg.Log, req, nil))
 		done(outcome, err)
 		return res, nil
 	}
@@ -144,13 +152,20 @@ func readOnlyClosedWorld() *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
 }
 
+// SearchDescriptor is search_tools's descriptor for a caller who sees
+// only the tools of set visible reports: its description counts those.
+func SearchDescriptor(set *exposure.ToolSet, visible func(exposure.Tool) bool) *mcp.Tool {
+	return searchToolsDescriptor(set, visible)
+}
+
 // searchToolsDescriptor is search_tools's descriptor for set: its
-// description ends with what the set serves.
-func searchToolsDescriptor(set *exposure.ToolSet) *mcp.Tool {
+// description ends with what the set serves, of the tools visible reports
+// (all, for nil).
+func searchToolsDescriptor(set *exposure.ToolSet, visible func(exposure.Tool) bool) *mcp.Tool {
 	desc := "Find this server's tools by what you want to do. Most of its tools are not listed, to save context: " +
 		"search in plain words (\"delete a stream\", \"list users\"), pick a name from the result, read its arguments with " +
 		"describe_tools, and run it with call_read_only_tool (read-only tools) or call_tool (any tool)."
-	if summary := servedSummary(set); summary != "" {
+	if summary := servedSummary(set, visible); summary != "" {
 		desc += " " + summary
 	}
 	return &mcp.Tool{
@@ -210,8 +225,8 @@ func decodeArguments(raw json.RawMessage, v any) error {
 }
 
 // search answers search_tools: the served tools of the set in force that
-// match the query, best first.
-func (d *Tools) search(raw json.RawMessage) (*mcp.CallToolResult, Outcome, error) {
+// match the query and the caller may see, best first.
+func (d *Tools) search(visible func(exposure.Tool) bool, raw json.RawMessage) (*mcp.CallToolResult, Outcome, error) {
 	var in struct {
 		Query *string `json:"query"`
 		Limit *int    `json:"limit"`
@@ -233,6 +248,15 @@ func (d *Tools) search(raw json.RawMessage) (*mcp.CallToolResult, Outcome, error
 	}
 	set := d.cfg.InForce()
 	hits := d.Index(set).Search(*in.Query, limit)
+	if visible != nil {
+		// Ranked over the whole set, then the caller's kept: its best
+		// limit, however few of the set's best it may see.
+		hits = slices.DeleteFunc(d.Index(set).Search(*in.Query, len(set.Tools())), func(h catalog.Hit) bool {
+			t, ok := set.Lookup(h.Name)
+			return !ok || !visible(t)
+		})
+		hits = hits[:min(len(hits), limit)]
+	}
 	var b strings.Builder
 	if len(hits) == 0 {
 		fmt.Fprintf(&b, "No tool matches %s. Try other words: the action and the thing it acts on (\"list streams\", \"remove user\").", echo.Quoted(*in.Query))
@@ -297,8 +321,9 @@ type unknownName struct {
 }
 
 // describe answers describe_tools: the definitions of the served tools
-// named, and the closest served names to each other name.
-func (d *Tools) describe(raw json.RawMessage) (*mcp.CallToolResult, Outcome, error) {
+// named that the caller may see, and the closest such names to each other
+// name.
+func (d *Tools) describe(visible func(exposure.Tool) bool, raw json.RawMessage) (*mcp.CallToolResult, Outcome, error) {
 	var in struct {
 		Names []string `json:"names"`
 	}
@@ -326,8 +351,8 @@ func (d *Tools) describe(raw json.RawMessage) (*mcp.CallToolResult, Outcome, err
 		}
 		seen[name] = true
 		t, ok := set.Lookup(name)
-		if !ok || !t.MCPExposable() {
-			out.Unknown = append(out.Unknown, unknownName{Name: echo.InJSON(name), DidYouMean: d.Index(set).Closest(name, 3)})
+		if !ok || !t.MCPExposable() || (visible != nil && !visible(t)) {
+			out.Unknown = append(out.Unknown, unknownName{Name: echo.InJSON(name), DidYouMean: d.Closest(set, name, 3, visible)})
 			continue
 		}
 		desc, annotations := d.cfg.Describe(t)

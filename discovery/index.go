@@ -62,3 +62,22 @@ func gated(t exposure.Tool) bool {
 	c, ok := t.(exposure.Confirmable)
 	return !ok || c.NeedsConfirm()
 }
+
+// Closest returns up to limit served names of set closest to name, among
+// the tools visible reports (all, for nil): the "did you mean" of an
+// unknown name, which never names a tool the caller may not see.
+func (d *Tools) Closest(set *exposure.ToolSet, name string, limit int, visible func(exposure.Tool) bool) []string {
+	if visible == nil {
+		return d.Index(set).Closest(name, limit)
+	}
+	var out []string
+	for _, n := range d.Index(set).Closest(name, len(set.Tools())) {
+		if t, ok := set.Lookup(n); ok && visible(t) {
+			out = append(out, n)
+			if len(out) == limit {
+				break
+			}
+		}
+	}
+	return out
+}

@@ -31,8 +31,8 @@ const (
 // help goes first when the whole would be longer, then the groups past
 // what fits ("and 12 more"). The help is the application's text, reduced
 // to printable characters on one line.
-func servedSummary(set *exposure.ToolSet) string {
-	apps, custom := summaries(set)
+func servedSummary(set *exposure.ToolSet, visible func(exposure.Tool) bool) string {
+	apps, custom := summaries(set, visible)
 	return summarize(apps, custom)
 }
 
@@ -49,12 +49,13 @@ type appSummary struct {
 type appKey struct{ path, prefix string }
 
 // summaries gathers the summaries of set's applications, by name, and counts
-// its tools of no application.
-func summaries(set *exposure.ToolSet) (apps []*appSummary, custom int) {
+// its tools of no application; only the tools visible reports (all, for
+// nil).
+func summaries(set *exposure.ToolSet, visible func(exposure.Tool) bool) (apps []*appSummary, custom int) {
 	byApp := map[appKey]*appSummary{}
 	keys := map[*appSummary]appKey{}
 	for _, t := range set.Tools() {
-		if !t.MCPExposable() {
+		if !t.MCPExposable() || (visible != nil && !visible(t)) {
 			continue
 		}
 		src, ok := t.(exposure.Sourced)

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"fmt"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,12 +17,12 @@ import (
 // to search and in which words.
 func TestSearchToolsSaysWhatTheSetServes(t *testing.T) {
 	set := fixtureSet(t, exposure.Policy{})
-	apps, custom := summaries(set)
+	apps, custom := summaries(set, nil)
 	if len(apps) != 1 || custom != 0 {
 		t.Fatalf("summaries: %d apps, %d custom tools; want the fixture alone", len(apps), custom)
 	}
 	a := apps[0]
-	got := searchToolsDescriptor(set).Description
+	got := SearchDescriptorOfAll(set).Description
 	want := fmt.Sprintf("It serves %s, %d tools: ", a.name, set.Len())
 	if !strings.Contains(got, want) {
 		t.Fatalf("description %q\nlacks %q", got, want)
@@ -31,10 +32,10 @@ func TestSearchToolsSaysWhatTheSetServes(t *testing.T) {
 			t.Errorf("description lacks the group %q: %q", g, got)
 		}
 	}
-	if again := searchToolsDescriptor(fixtureSet(t, exposure.Policy{})).Description; again != got {
+	if again := SearchDescriptorOfAll(fixtureSet(t, exposure.Policy{})).Description; again != got {
 		t.Errorf("the same set described twice differs:\n%q\n%q", got, again)
 	}
-	if d := searchToolsDescriptor(customSet(t)).Description; strings.Contains(d, "It serves") {
+	if d := SearchDescriptorOfAll(customSet(t)).Description; strings.Contains(d, "It serves") {
 		t.Errorf("an empty set is said to serve something: %q", d)
 	}
 }
@@ -54,7 +55,7 @@ func TestTheSummaryTellsApartApplicationsOfOneName(t *testing.T) {
 	base := filepath.Base(fixtureBin)
 	one := load(exposure.App{Path: fixtureBin}).Len()
 
-	prefixed := searchToolsDescriptor(load(exposure.App{Prefix: "prod", Path: fixtureBin}, exposure.App{Prefix: "dev", Path: fixtureBin})).Description
+	prefixed := SearchDescriptorOfAll(load(exposure.App{Prefix: "prod", Path: fixtureBin}, exposure.App{Prefix: "dev", Path: fixtureBin})).Description
 	for _, want := range []string{
 		fmt.Sprintf("It serves %s (dev_…), %d tools: ", base, one),
 		fmt.Sprintf("; %s (prod_…), %d tools: ", base, one),
@@ -63,7 +64,7 @@ func TestTheSummaryTellsApartApplicationsOfOneName(t *testing.T) {
 			t.Errorf("one binary under two prefixes: description %q\nlacks %q", prefixed, want)
 		}
 	}
-	if alone := searchToolsDescriptor(load(exposure.App{Prefix: "prod", Path: fixtureBin})).Description; !strings.Contains(alone, fmt.Sprintf("It serves %s, %d tools: ", base, one)) {
+	if alone := SearchDescriptorOfAll(load(exposure.App{Prefix: "prod", Path: fixtureBin})).Description; !strings.Contains(alone, fmt.Sprintf("It serves %s, %d tools: ", base, one)) {
 		t.Errorf("an application alone is named by more than its binary: %q", alone)
 	}
 
@@ -82,7 +83,7 @@ func TestTheSummaryTellsApartApplicationsOfOneName(t *testing.T) {
 	}
 	first := exposure.App{Path: fixtureBin, Include: []*regexp.Regexp{regexp.MustCompile(`^echo`)}}
 	second := exposure.App{Path: other, Exclude: []*regexp.Regexp{regexp.MustCompile(`^echo`)}}
-	twoPaths := searchToolsDescriptor(load(first, second)).Description
+	twoPaths := SearchDescriptorOfAll(load(first, second)).Description
 	for _, path := range []string{fixtureBin, other} {
 		if want := pathTail(path, maxGroupHelp) + ", "; !strings.Contains(twoPaths, want) {
 			t.Errorf("two binaries of one name: description %q\nlacks %q", twoPaths, want)
@@ -154,3 +155,7 @@ func TestSummaryLineKeepsPrintableTextOnly(t *testing.T) {
 		}
 	}
 }
+
+// SearchDescriptorOfAll is search_tools's descriptor for a caller who sees
+// every tool.
+func SearchDescriptorOfAll(set *exposure.ToolSet) *mcp.Tool { return SearchDescriptor(set, nil) }

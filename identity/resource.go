@@ -36,6 +36,10 @@ type Config struct {
 	// Scopes are the scopes every request's token must hold; none means
 	// any token for this resource will do.
 	Scopes []string
+	// Claims are the names of the token claims kept for the caller
+	// (Caller.Claims, and Claims of its TokenInfo): those a policy reads,
+	// such as email and groups. None by default.
+	Claims []string
 	// Leeway is the clock skew allowed; 0 means DefaultLeeway.
 	Leeway time.Duration
 	// Client fetches the issuer's metadata and keys; nil means a client

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -305,5 +306,31 @@ func TestNewRefusesIdentifiersThatAreNotSafeURLs(t *testing.T) {
 		if _, err := New(c); err == nil {
 			t.Errorf("New(%+v) succeeded, want an error", c)
 		}
+	}
+}
+
+func TestTheClaimsNamedAreKeptForThePolicyAndNoOthers(t *testing.T) {
+	iss := newTestIssuer(t)
+	res, err := New(Config{Issuer: iss.url, Resource: resource, Claims: []string{"email", "groups", "roles"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := iss.sign(t, iss.claims(func(c map[string]any) { c["groups"] = []string{"ops", "viewers"}; c["secret"] = "x" }), nil)
+	resp, out := authenticate(t, res, "Bearer "+token)
+	if resp.StatusCode != http.StatusOK || out == nil {
+		t.Fatalf("status %d, want the request admitted", resp.StatusCode)
+	}
+	got := Claims(auth.TokenInfoFromContext(out.Context()))
+	want := map[string]any{"email": "alice@example.com", "groups": []any{"ops", "viewers"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("claims kept = %v, want %v (roles absent from the token, secret not named)", got, want)
+	}
+	if c := CallerFrom(out.Context()); !reflect.DeepEqual(c.Claims, want) {
+		t.Errorf("caller claims = %v, want %v", c.Claims, want)
+	}
+	// Without names, nothing is kept.
+	_, out = authenticate(t, newResource(t, iss), "Bearer "+token)
+	if got := Claims(auth.TokenInfoFromContext(out.Context())); got != nil {
+		t.Errorf("claims kept without names = %v", got)
 	}
 }

@@ -38,6 +38,9 @@ type Caller struct {
 	Scopes []string
 	// Expiry is when the token expires.
 	Expiry time.Time
+	// Claims are the token's claims Config.Claims names, those it has:
+	// what a policy reads of the caller. Never the token itself.
+	Claims map[string]any
 }
 
 // UserID is the caller's identity across issuers, the SDK's
@@ -102,13 +105,18 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
 	}
 	var std jwt.Claims
 	var more claims
+	var all map[string]any
+	dest := []any{&std, &more}
+	if len(r.cfg.Claims) > 0 {
+		dest = append(dest, &all)
+	}
 	verified := false
 	for _, k := range keys {
 		pub := k.Public() // a symmetric key has none
 		if pub.Key == nil || (k.Algorithm != "" && k.Algorithm != h.Algorithm) || (k.Use != "" && k.Use != "sig") {
 			continue
 		}
-		if tok.Claims(pub, &std, &more) == nil {
+		if tok.Claims(pub, dest...) == nil {
 			verified = true
 			break
 		}
@@ -137,6 +145,14 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
 	if more.Scope != "" {
 		c.Scopes = strings.Fields(more.Scope)
 	}
+	for _, name := range r.cfg.Claims {
+		if v, ok := all[name]; ok {
+			if c.Claims == nil {
+				c.Claims = map[string]any{}
+			}
+			c.Claims[name] = v
+		}
+	}
 	for _, d := range []string{more.PreferredUsername, more.Email, more.ClientID} {
 		if d != "" {
 			c.Display = d
@@ -150,7 +166,18 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
 const (
 	extraSubject = "fisk-mcp/subject"
 	extraDisplay = "fisk-mcp/display"
+	extraClaims  = "fisk-mcp/claims"
 )
+
+// Claims returns the claims of the caller info that Config.Claims named
+// and its token carried (see Caller.Claims), or nil.
+func Claims(info *auth.TokenInfo) map[string]any {
+	if info == nil {
+		return nil
+	}
+	c, _ := info.Extra[extraClaims].(map[string]any)
+	return c
+}
 
 // Named returns the subject and display name of the caller info (the
 // SDK's TokenInfo of a request a Resource admitted, as a tool handler
@@ -173,6 +200,18 @@ func CallerFrom(ctx context.Context) *Caller {
 	return c
 }
 
+// TokenInfo is c as the SDK's auth.TokenInfo, the form a request's caller
+// takes on its context: UserID, scopes, expiry, and in Extra the subject,
+// display name and claims (see Named and Claims).
+func TokenInfo(c *Caller) *auth.TokenInfo {
+	return &auth.TokenInfo{
+		Scopes:     c.Scopes,
+		Expiration: c.Expiry,
+		UserID:     c.UserID(),
+		Extra:      map[string]any{extraSubject: c.Subject, extraDisplay: c.Display, extraClaims: c.Claims},
+	}
+}
+
 // withCaller returns req with c on its context, and as the SDK's
 // auth.TokenInfo, which binds a session to the user who opened it. The
 // SDK sets TokenInfo only through its own middleware, so req passes
@@ -180,12 +219,7 @@ func CallerFrom(ctx context.Context) *Caller {
 // only a token past its expiry, which Verify has already checked with the
 // same leeway.
 func (r *Resource) withCaller(req *http.Request, c *Caller) (*http.Request, bool) {
-	info := &auth.TokenInfo{
-		Scopes:     c.Scopes,
-		Expiration: c.Expiry,
-		UserID:     c.UserID(),
-		Extra:      map[string]any{extraSubject: c.Subject, extraDisplay: c.Display},
-	}
+	info := TokenInfo(c)
 	verified := func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return info, nil }
 	var out *http.Request
 	attach := auth.RequireBearerToken(verified, &auth.RequireBearerTokenOptions{ClockSkew: r.cfg.Leeway})

@@ -16,9 +16,11 @@
 package ownfiles
 
 import (
+	"bytes"
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -181,6 +183,40 @@ func (d *Dir) WriteNew(name string, data []byte, perm fs.FileMode) error {
 		d.remove(name, f)
 	}
 	return errors.Join(err, f.Close())
+}
+
+// WriteFile replaces the file at path (a link of the user's is followed)
+// with what write writes, atomically, in a directory that must be the
+// user's own (see OpenDir); with exclusive, a file already at path is
+// left alone and the error is fs.ErrExist. Nothing is left of a failed
+// write.
+func WriteFile(path string, exclusive bool, write func(io.Writer) error) error {
+	path, err := Resolve(path)
+	if err != nil {
+		return err
+	}
+	dir, err := OpenDir(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	name := filepath.Base(path)
+	if exclusive {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return err
+		}
+		return dir.WriteNew(name, b.Bytes(), 0o644)
+	}
+	f, err := dir.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Discard()
+		return err
+	}
+	return f.Commit()
 }
 
 // File is the new content of a file, written beside it until Commit

@@ -30,6 +30,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/httpguard"
+	"github.com/fisk-mcp/fisk-mcp/policy"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/settings"
 )
@@ -90,6 +91,10 @@ type Serving struct {
 	// Server.SearchRequests were read from; bundle refuses them.
 	StateKeyFile       string
 	SearchRequestFiles []string
+
+	// PolicyFile is --policy, read with PolicyClaims into Server.Policy.
+	PolicyFile   string
+	PolicyClaims policy.Claims
 
 	tokenFile, approvalOpener, approverTokenFile string
 }
@@ -264,6 +269,7 @@ func (p *Plan) resolveServing() error {
 		}
 	}
 	errs = append(errs, p.resolveOAuth()...)
+	errs = append(errs, p.resolvePolicy()...)
 	if sp.tokenFile != "" {
 		tok, err := httpguard.ReadTokenFile(p.set.Named("token-file"), sp.tokenFile)
 		if err != nil {
@@ -294,6 +300,25 @@ func (p *Plan) resolveServing() error {
 	errs = append(errs, natsstore.CheckSetting(sp.ReplayStore, &sp.Replay, p.set.Named)...)
 	errs = append(errs, p.resolveApproval()...)
 	return errors.Join(errs...)
+}
+
+// resolvePolicy reads and validates --policy, and has the token validator
+// keep the claims it reads.
+func (p *Plan) resolvePolicy() []error {
+	sp := p.Serving
+	if sp.PolicyFile == "" {
+		if sp.PolicyClaims != (policy.Claims{}) {
+			return []error{fmt.Errorf("the policy claim settings only apply with a policy: add %s FILE or remove them", p.set.Named("policy"))}
+		}
+		return nil
+	}
+	pol, err := policy.Load(sp.PolicyFile, sp.PolicyClaims)
+	if err != nil {
+		return []error{fmt.Errorf("%s: %w", p.set.Named("policy"), err)}
+	}
+	sp.Server.Policy = policy.NewCurrent(pol)
+	sp.HTTP.OAuth.Claims = pol.Claims().Names()
+	return nil
 }
 
 // resolveOAuth checks the OAuth settings: they need an issuer, which

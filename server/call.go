@@ -47,14 +47,17 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 	defer s.recoverPanic(rec, &res, &err)
 
 	set := s.tools.Load()
+	a := s.accessOf(extraOf(req))
 	tool, ok := set.Lookup(name)
-	if !ok || !tool.MCPExposable() {
+	if !ok || !tool.MCPExposable() || !a.callable(tool) {
+		// A tool the caller may not call is answered as one that does not
+		// exist.
 		rec.kind, rec.argv, rec.decision = exposure.KindUnknown, name, decisionNone
 		rec.result = ResultUnknownTool
 		if tgt.via != nil {
-			return errorResult("nothing ran: %s", s.unknownTool(set, name)), nil
+			return errorResult("nothing ran: %s", s.unknownTool(set, name, a)), nil
 		}
-		return nil, s.unknownToolError(set, name)
+		return nil, s.unknownToolError(set, name, a)
 	}
 	binding, _ := set.Binding(name)
 	rec.kind = exposure.KindOf(tool)

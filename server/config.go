@@ -9,6 +9,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
+	"github.com/fisk-mcp/fisk-mcp/policy"
 )
 
 // Defaults for Config.
@@ -87,6 +88,10 @@ type Config struct {
 	// besides those known for some applications (see catalog.Asked). Only
 	// read.
 	SearchRequests catalog.Requests
+	// Policy, when it holds a policy, decides per caller which tools are
+	// listed, searched, described, suggested and called (see access);
+	// nil serves every tool to every caller. A reload swaps its policy.
+	Policy *policy.Current
 	// DrainTimeout is how long ServeStdio lets in-flight calls finish after
 	// its context ends before cancelling them; 0 means DefaultDrainTimeout.
 	// HTTPConfig.DrainTimeout, when set, takes precedence for HTTPServer.Serve.

@@ -56,21 +56,23 @@ func served(set *exposure.ToolSet) int {
 	return n
 }
 
-// answers reports whether a tools/call of name reaches a tool: a served
-// tool of the set in force, or a discovery tool of a deferred set.
-func (s *Server) answers(name string) bool {
-	if t, ok := s.tools.Load().Lookup(name); ok && t.MCPExposable() {
+// answers reports whether a tools/call of name by a caller with access a
+// reaches a tool: a served tool of the set in force it may call, or a
+// discovery tool of a deferred set.
+func (s *Server) answers(name string, a *access) bool {
+	if t, ok := s.tools.Load().Lookup(name); ok && t.MCPExposable() && a.callable(t) {
 		return true
 	}
 	l := s.listing.Load()
 	return l != nil && l.deferred && discovery.Is(name)
 }
 
-// unknownTool is the answer to a name the server does not serve, with the
-// served names it most likely meant.
-func (s *Server) unknownTool(set *exposure.ToolSet, name string) string {
+// unknownTool is the answer to a name the server does not serve (or that
+// the caller with access a may not call), with the served names it most
+// likely meant among those the caller may see.
+func (s *Server) unknownTool(set *exposure.ToolSet, name string, a *access) string {
 	msg := "unknown tool " + echo.Quoted(name)
-	if near := s.discovery.Index(set).Closest(name, 3); len(near) > 0 {
+	if near := s.discovery.Closest(set, name, 3, a.filter()); len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	}
 	if l := s.listing.Load(); l != nil && l.deferred {
@@ -81,8 +83,8 @@ func (s *Server) unknownTool(set *exposure.ToolSet, name string) string {
 
 // unknownToolError is unknownTool as the protocol error a direct call of
 // an unknown name gets.
-func (s *Server) unknownToolError(set *exposure.ToolSet, name string) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(set, name)}
+func (s *Server) unknownToolError(set *exposure.ToolSet, name string, a *access) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(set, name, a)}
 }
 
 // newDiscovery returns the discovery tools of s: they search and describe
@@ -90,7 +92,10 @@ func (s *Server) unknownToolError(set *exposure.ToolSet, name string) error {
 // what they answer themselves as a call of their own.
 func (s *Server) newDiscovery() *discovery.Tools {
 	return discovery.New(discovery.Config{
-		InForce:  s.tools.Load,
+		InForce: s.tools.Load,
+		Visible: func(req *mcp.CallToolRequest) func(exposure.Tool) bool {
+			return s.accessOf(extraOf(req)).filter()
+		},
 		Requests: s.cfg.SearchRequests,
 		Describe: func(t exposure.Tool) (*mcp.Tool, json.Marshaler) {
 			d := descriptor(t, s.cfg.OutputSchema)
@@ -143,4 +148,12 @@ func (s *Server) recordDiscovery(ctx context.Context, req *mcp.CallToolRequest) 
 			s.logCall(ctx, rec)
 		}
 	}
+}
+
+// extraOf is req's Extra, nil for no request.
+func extraOf(req *mcp.CallToolRequest) *mcp.RequestExtra {
+	if req == nil {
+		return nil
+	}
+	return req.Extra
 }

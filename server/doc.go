@@ -29,7 +29,8 @@
 //
 // Above Config.DeferThreshold served tools (or always, per Config.Defer)
 // tools/list is deferred: it holds the fixed discovery tools and the
-// ai:no_defer tools, the same list for every session and transport, and
+// ai:no_defer tools, the same list for every session and transport (for
+// every caller with the same rights, under a policy: see access.go), and
 // the model finds, describes and runs the others through the discovery
 // tools. Package [discovery] holds them: their descriptors, the search and
 // describe answers, the search index, the executors' arguments and the
@@ -60,7 +61,9 @@
 //     [exposure.ToolSet.Binding]. A call through an executor
 //     (call_read_only_tool, call_tool) names its tool in its arguments and
 //     takes this path from here on, under the real tool's name. A name
-//     the set does not serve is unknown, with the closest served names.
+//     the set does not serve, or that the policy (Config.Policy) does not
+//     let the caller list and call, is unknown, with the closest names the
+//     caller may see.
 //  5. Gate capability: a tool that does not implement
 //     [exposure.Confirmable] is refused, before anything is validated;
 //     then the read-only executor refuses a tool that is not read-only.

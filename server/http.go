@@ -202,6 +202,7 @@ func (s *Server) ListenHTTP(cfg HTTPConfig) (*HTTPServer, error) {
 		}
 		s.log.Warn("serving a non-loopback address without authentication: anyone who can reach it can run the exposed tools", "addr", ln.Addr().String())
 	}
+	s.staticToken.Store(cfg.Token != "")
 	h, err := s.httpHandler(cfg)
 	if err != nil {
 		ln.Close()

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fisk-mcp/fisk-mcp/discovery"
+	"github.com/fisk-mcp/fisk-mcp/exposure"
 )
 
 // listing is what tools/list answers for one published set, in list order.
@@ -23,6 +24,11 @@ type listing struct {
 	// encoded is the wire encoding of each listed descriptor that has
 	// one (see registration.wire).
 	encoded map[*mcp.Tool]json.RawMessage
+	// set is the set listed; callers are its versions for the callers of
+	// a policy (see forCaller), which are private: they vary by who asks.
+	set     *exposure.ToolSet
+	callers callerListings
+	private bool
 }
 
 // listingOf is the listing of want, the registrations of a set. A full
@@ -68,7 +74,7 @@ func (s *Server) listMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if lr, ok := req.(*mcp.ListToolsRequest); ok && lr.Params != nil {
 			cursor = lr.Params.Cursor
 		}
-		res, err := l.page(cursor, listPageSize)
+		res, err := l.forCaller(s.accessOf(req.GetExtra())).page(cursor, listPageSize)
 		if err != nil {
 			return nil, err
 		}
@@ -87,6 +93,9 @@ const listPageSize = mcp.DefaultPageSize
 // one page and issues no cursor, so it takes none.
 func (l *listing) page(cursor string, size int) (*mcp.ListToolsResult, error) {
 	res := &mcp.ListToolsResult{Tools: l.tools, Cacheable: mcp.Cacheable{CacheScope: "public"}}
+	if l.private {
+		res.CacheScope = "private"
+	}
 	if l.deferred {
 		if cursor != "" {
 			// This one belongs to a list from before the mode changed.

@@ -42,12 +42,12 @@ func (s *Server) callMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			s.logCall(ctx, st.rec)
 			return errorResult("nothing ran: %v before the call started", errInputEnded), nil
 		}
-		if name := st.rec.tool; !s.answers(name) {
+		if name, a := st.rec.tool, s.accessOf(call.Extra); !s.answers(name, a) {
 			// Answered here rather than by the SDK, with the names the
 			// caller most likely meant; the line records the attempt.
 			st.handled, st.rec.result = true, ResultUnknownTool
 			s.logCall(ctx, st.rec)
-			return nil, s.redactError(s.unknownToolError(s.tools.Load(), name))
+			return nil, s.redactError(s.unknownToolError(s.tools.Load(), name, a))
 		}
 		ctx = context.WithValue(ctx, callStateKey{}, st)
 		ctx = elicit.ReportRefusals(ctx, st.refused)

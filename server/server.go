@@ -32,6 +32,9 @@ type Server struct {
 	// discovery are the discovery tools a deferred set registers, and the
 	// search index of the set in force.
 	discovery *discovery.Tools
+	// staticToken is set when the HTTP endpoint admits callers by the
+	// shared bearer token: a policy's Caller::"static".
+	staticToken atomic.Bool
 
 	// startup ends the start-up (see startup.go).
 	startup startup
@@ -160,6 +163,7 @@ func (s *Server) planRegistrations(set *exposure.ToolSet) registering {
 	deferred := s.deferred(set)
 	want := s.wanted(set, deferred)
 	p := registering{listing: listingOf(want, deferred), add: s.changed(want)}
+	p.listing.set = set
 	for name := range s.added {
 		if _, ok := want[name]; !ok {
 			p.gone = append(p.gone, name)

@@ -125,19 +125,7 @@ func (c *cli) countServed(p *plan.Plan, env map[string]string) clients.Served {
 		fmt.Fprintf(c.stderr, "warning: the tools to serve could not be counted, so deferral is left as set and approval is set as if some were gated: %v\n", err)
 		return clients.Served{Count: -1}
 	}
-	s := clients.Served{Count: server.ServedCount(set), Deferred: server.Defers(server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold}, set)}
-	for _, t := range set.Tools() {
-		if !t.MCPExposable() {
-			continue
-		}
-		switch g, ok := t.(exposure.Confirmable); {
-		case ok && g.NeedsConfirm():
-			s.Gated = append(s.Gated, t.Name())
-		case !exposure.BehaviorOf(t).ReadOnly:
-			s.UngatedWrites = append(s.UngatedWrites, t.Name())
-		}
-	}
-	return s
+	return clients.ServedOf(set, server.Config{Defer: p.Defer, DeferThreshold: p.DeferThreshold})
 }
 
 // withApprovalMode adds the browser mode to a's arguments when the person

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -84,26 +85,12 @@ func (c *cli) runInit(o *initOptions) error {
 
 // writeDraft writes data to path, a new file unless force replaces one.
 func writeDraft(path string, data []byte, force bool) error {
-	dir, err := ownfiles.OpenDir(filepath.Dir(path))
+	err := ownfiles.WriteFile(path, !force, func(w io.Writer) error { _, err := w.Write(data); return err })
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s exists: review it, or pass --force to replace it", path)
+	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w; choose a file in a directory of yours", path, err)
 	}
-	defer dir.Close()
-	name := filepath.Base(path)
-	if !force {
-		err := dir.WriteNew(name, data, 0o644)
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s exists: review it, or pass --force to replace it", path)
-		}
-		return err
-	}
-	f, err := dir.Create(name)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Discard()
-		return err
-	}
-	return f.Commit()
+	return nil
 }

@@ -98,6 +98,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 	c.config.Register(config)
 	c.registerBundle(app)
 	c.registerInit(app)
+	c.registerPolicy(app)
 
 	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
 		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", buildVersion())

@@ -19,6 +19,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/listing"
 	"github.com/fisk-mcp/fisk-mcp/ownfiles"
 	"github.com/fisk-mcp/fisk-mcp/plan"
+	"github.com/fisk-mcp/fisk-mcp/policy"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/watch"
 )
@@ -72,6 +73,9 @@ func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 	var w *watch.Watcher
 	if sp.Watch {
 		w = &watch.Watcher{Paths: l.Paths(), Logger: log, Signals: hup}
+		if sp.PolicyFile != "" {
+			w.Paths = append(w.Paths, sp.PolicyFile)
+		}
 		// The baseline is taken before the first load, so a binary
 		// replaced while it runs is reloaded once the watcher starts.
 		w.Baseline = w.Snapshot()
@@ -147,7 +151,7 @@ func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 		return serveHTTP(ctx, p, srv, started)
 	}
 	started("")
-	if isTerminal(os.Stdin.Fd()) {
+	if logging.IsTerminal(os.Stdin) {
 		log.Warn(terminalNotice)
 	}
 	return srv.ServeStdio(ctx, os.Stdin, os.Stdout)
@@ -200,7 +204,7 @@ func serveHTTP(ctx context.Context, p *plan.Plan, srv *server.Server, started fu
 }
 
 // watch runs w, when --watch made one: it reloads on binary changes and on
-// SIGHUP. A reload builds on the set being served, so a tool keeps its name
+// SIGHUP, the policy file (--policy) with the binaries. A reload builds on the set being served, so a tool keeps its name
 // against a newcomer, and warns about apps left without tools as startup
 // does.
 //
@@ -213,7 +217,12 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 	if w == nil {
 		return func() {}
 	}
-	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) { return l.Reload(ctx, srv.Tools()) }
+	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) {
+		if reloadPolicy(c.serve.Serving.Server.Policy, log) {
+			srv.PolicyChanged()
+		}
+		return l.Reload(ctx, srv.Tools())
+	}
 	w.Publish = func(set *exposure.ToolSet) {
 		listing.WarnEmptyApps(log, set, l.Apps)
 		srv.Publish(set)
@@ -229,4 +238,19 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 		cancel()
 		<-done
 	}
+}
+
+// reloadPolicy reads the policy file of cur again, when there is one,
+// and reports whether a new policy is in force; a bad new policy leaves
+// the one in force and logs why.
+func reloadPolicy(cur *policy.Current, log *slog.Logger) bool {
+	if cur.Load() == nil {
+		return false
+	}
+	if err := cur.Reload(); err != nil {
+		log.Error("policy reload failed; the policy in force stays", "err", err, "retry", "fix the policy (fisk-mcp policy check), then send SIGHUP")
+		return false
+	}
+	log.Info("policy reloaded", "file", cur.Load().File())
+	return true
 }

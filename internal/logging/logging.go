@@ -43,16 +43,12 @@ func handler(w io.Writer, lvl slog.Level, format string, colour bool) slog.Handl
 	})
 }
 
-// colourful reports whether w is a terminal that wants colour: a character
-// device, and the user has not opted out through NO_COLOR or TERM=dumb.
+// colourful reports whether w is a terminal that wants colour: a
+// terminal, and the user has not opted out through NO_COLOR or TERM=dumb.
 func colourful(w io.Writer) bool {
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && IsTerminal(f)
 }

@@ -1,4 +1,4 @@
-package main
+package logging
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 // client starts serve with, a file and /dev/null are not.
 func TestOnlyATerminalIsTakenForAPerson(t *testing.T) {
 	_, pts := testsupport.OpenPTY(t)
-	if !isTerminal(pts.Fd()) {
+	if !IsTerminal(pts) {
 		t.Error("a pseudo-terminal is not taken for a terminal")
 	}
 	r, w, err := os.Pipe()
@@ -26,7 +26,7 @@ func TestOnlyATerminalIsTakenForAPerson(t *testing.T) {
 	}
 	defer null.Close()
 	for name, f := range map[string]*os.File{"pipe": r, "/dev/null": null} {
-		if isTerminal(f.Fd()) {
+		if IsTerminal(f) {
 			t.Errorf("%s is taken for a terminal", name)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package logging
 
 import "golang.org/x/sys/unix"
 
