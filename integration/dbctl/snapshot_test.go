@@ -2,7 +2,6 @@ package dbctl
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"maps"
 	"os"
@@ -138,23 +137,13 @@ func checkFile(t *testing.T, path string, got []byte) {
 	}
 }
 
-// encodeEntries writes one entry a line, as the nats snapshot is written,
-// so that a change of dbctl reads as a diff of the tools it touched.
+// encodeEntries writes one entry a line, so that a change of the app
+// reads as a diff of the tools it touched.
 func encodeEntries(t *testing.T, entries []catalog.Entry) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	b.WriteString("[\n")
-	for i, e := range entries {
-		line, err := json.Marshal(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(line)
-		if i < len(entries)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
+	b, err := testsupport.JSONLines(entries)
+	if err != nil {
+		t.Fatal(err)
 	}
-	b.WriteString("]\n")
-	return b.Bytes()
+	return b
 }

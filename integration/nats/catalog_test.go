@@ -1,7 +1,6 @@
 package nats
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/exposure"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/fisk-mcp/fisk-mcp/introspect"
 )
 
@@ -77,24 +77,15 @@ func names(entries []catalog.Entry) []string {
 	return out
 }
 
-// encodeEntries writes one entry per line, so that a change of natscli
+// encodeEntries writes one entry a line, so that a change of the app
 // reads as a diff of the tools it touched.
 func encodeEntries(t *testing.T, entries []catalog.Entry) []byte {
-	var b bytes.Buffer
-	b.WriteString("[\n")
-	for i, e := range entries {
-		line, err := json.Marshal(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(line)
-		if i < len(entries)-1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
+	t.Helper()
+	b, err := testsupport.JSONLines(entries)
+	if err != nil {
+		t.Fatal(err)
 	}
-	b.WriteString("]\n")
-	return b.Bytes()
+	return b
 }
 
 // The requests fisk-mcp knows for nats's commands reach the tools the real

@@ -1,6 +1,8 @@
 package testsupport
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,4 +38,24 @@ func TempCopy(t testing.TB, from string) string {
 	path := filepath.Join(t.TempDir(), filepath.Base(from))
 	CopyFile(t, from, path)
 	return path
+}
+
+// JSONLines encodes items as a JSON array with one item a line, so that
+// a snapshot file's diff names the items that changed.
+func JSONLines[T any](items []T) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, item := range items {
+		line, err := json.Marshal(item)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(line)
+		if i < len(items)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]\n")
+	return b.Bytes(), nil
 }
