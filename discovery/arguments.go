@@ -37,6 +37,12 @@ func Arguments(log *slog.Logger, req *mcp.CallToolRequest, declares func(key str
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return json.RawMessage("{}")
 	}
+	if !slices.ContainsFunc(clientAddedKeys, func(k string) bool { return bytes.Contains(raw, []byte(k)) }) {
+		// Nothing to remove, as on nearly every call: no decoding on the
+		// call path. A key spelt with escapes is left in, and validation
+		// refuses it as it refuses any unknown argument.
+		return req.Params.Arguments
+	}
 	out, dropped := withoutKeys(raw, func(key string) bool {
 		return slices.Contains(clientAddedKeys, key) && (declares == nil || !declares(key))
 	})
