@@ -60,6 +60,7 @@ func installHydra(dir string) error {
 type hydra struct {
 	issuer string // the public URL, its issuer identifier
 	admin  string
+	people *loginProvider // its login and consent app
 }
 
 // startHydra starts a Hydra whose access tokens live ttl ("" for Hydra's
@@ -70,11 +71,14 @@ func startHydra(t *testing.T, ttl string) *hydra {
 	testsupport.RequireTool(t, err)
 	public, admin := freePort(t), freePort(t)
 	h := &hydra{issuer: "http://127.0.0.1:" + public + "/", admin: "http://127.0.0.1:" + admin}
+	h.people = newLoginProvider(t, h.admin)
 	cmd := exec.Command(bin, "serve", "all", "--dev", "--sqa-opt-out")
 	cmd.Env = append(os.Environ(),
 		"DSN=memory", "STRATEGIES_ACCESS_TOKEN=jwt", "SECRETS_SYSTEM=a-system-secret-for-tests-only-000",
 		"URLS_SELF_ISSUER="+h.issuer, "SERVE_PUBLIC_HOST=127.0.0.1", "SERVE_PUBLIC_PORT="+public,
-		"SERVE_ADMIN_HOST=127.0.0.1", "SERVE_ADMIN_PORT="+admin, "LOG_LEVEL=warn")
+		"SERVE_ADMIN_HOST=127.0.0.1", "SERVE_ADMIN_PORT="+admin, "LOG_LEVEL=warn",
+		"URLS_LOGIN="+h.people.srv.URL+"/login", "URLS_CONSENT="+h.people.srv.URL+"/consent",
+		"OIDC_DYNAMIC_CLIENT_REGISTRATION_ENABLED=true", "OAUTH2_ALLOWED_TOP_LEVEL_CLAIMS=groups,email")
 	if ttl != "" {
 		cmd.Env = append(cmd.Env, "TTL_ACCESS_TOKEN="+ttl)
 	}

@@ -1,0 +1,140 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// signer is who signs in at a Hydra's login page: the subject of the
+// tokens it then issues, and the claims put in them.
+type signer struct {
+	Subject string
+	Email   string
+	Groups  []string
+}
+
+// loginProvider is the login and consent app a Hydra sends people to, as
+// every Hydra needs one. It asks nothing: it signs in whoever the test
+// said is at the browser and grants what the client asked for, including
+// the RFC 8707 resource as the access token's audience, which Hydra
+// v2.3.0 does not do on its own.
+type loginProvider struct {
+	admin string // Hydra's admin URL
+	srv   *httptest.Server
+
+	mu  sync.Mutex
+	who signer
+}
+
+func newLoginProvider(t *testing.T, admin string) *loginProvider {
+	p := &loginProvider{admin: admin}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /login", p.login)
+	mux.HandleFunc("GET /consent", p.consent)
+	p.srv = httptest.NewServer(mux)
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+// signInAs makes who the person at the browser for the sign-ins that follow.
+func (p *loginProvider) signInAs(who signer) {
+	p.mu.Lock()
+	p.who = who
+	p.mu.Unlock()
+}
+
+func (p *loginProvider) person() signer {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.who
+}
+
+func (p *loginProvider) login(w http.ResponseWriter, r *http.Request) {
+	challenge := r.URL.Query().Get("login_challenge")
+	who := p.person()
+	if who.Subject == "" {
+		http.Error(w, "no one is at the browser: call signInAs first", http.StatusForbidden)
+		return
+	}
+	p.accept(w, r, "login", challenge, map[string]any{"subject": who.Subject})
+}
+
+func (p *loginProvider) consent(w http.ResponseWriter, r *http.Request) {
+	challenge := r.URL.Query().Get("consent_challenge")
+	var req struct {
+		Scopes    []string `json:"requested_scope"`
+		Audiences []string `json:"requested_access_token_audience"`
+		URL       string   `json:"request_url"`
+	}
+	if err := p.admin_(r, http.MethodGet, "consent?consent_challenge="+url.QueryEscape(challenge), nil, &req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	audiences := req.Audiences
+	if u, err := url.Parse(req.URL); err == nil {
+		audiences = append(audiences, u.Query()["resource"]...)
+	}
+	who := p.person()
+	claims := map[string]any{"groups": who.Groups}
+	if who.Email != "" {
+		claims["email"] = who.Email
+	}
+	p.accept(w, r, "consent", challenge, map[string]any{
+		"grant_scope":                 req.Scopes,
+		"grant_access_token_audience": audiences,
+		"session":                     map[string]any{"access_token": claims, "id_token": claims},
+	})
+}
+
+// accept accepts a login or consent challenge and sends the browser on.
+func (p *loginProvider) accept(w http.ResponseWriter, r *http.Request, kind, challenge string, body any) {
+	var out struct {
+		RedirectTo string `json:"redirect_to"`
+	}
+	if err := p.admin_(r, http.MethodPut, kind+"/accept?"+kind+"_challenge="+url.QueryEscape(challenge), body, &out); err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	http.Redirect(w, r, out.RedirectTo, http.StatusFound)
+}
+
+func (p *loginProvider) admin_(r *http.Request, method, path string, body, out any) error {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(r.Context(), method, p.admin+"/admin/oauth2/auth/requests/"+path, strings.NewReader(string(b)))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		return fmt.Errorf("%s %s: status %d: %s", method, req.URL.Path, resp.StatusCode, msg)
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// publicClient registers a public client (no secret, PKCE) that may use
+// the authorization code grant with redirect for the audiences with scope.
+func (h *hydra) publicClient(t *testing.T, redirect, scope string, audiences ...string) string {
+	t.Helper()
+	var out struct {
+		ID string `json:"client_id"`
+	}
+	h.adminJSON(t, http.MethodPost, "/admin/clients", map[string]any{
+		"grant_types": []string{"authorization_code", "refresh_token"}, "response_types": []string{"code"},
+		"redirect_uris": []string{redirect}, "audience": audiences, "scope": scope,
+		"token_endpoint_auth_method": "none",
+	}, &out)
+	return out.ID
+}
