@@ -4,7 +4,8 @@ package fiskmcp_test
 // from what the binaries print.
 //
 // The convention: a fenced block marked console holds commands, each on a
-// line starting with "$ " (a line ending in "\" continues it), followed by
+// line starting with "$ " (a line ending in "\" continues it, and so does
+// a here-document, <<'EOF' up to EOF), followed by
 // exactly what they print, stdout and stderr together as a terminal shows
 // them. Commands that cannot run here (a client, a network service, a
 // server that runs until stopped) go in blocks marked sh, which are not
@@ -14,8 +15,9 @@ package fiskmcp_test
 // with fisk-mcp and fisk-demo installed in ~/go/bin as go install puts
 // them, that directory first on PATH, and the home as the working
 // directory; its commands run in order through sh. The real output is
-// compared after the home and temporary directory are written as the docs
-// write them and trailing spaces are dropped.
+// compared after the home, the temporary directory and the platform are
+// written as the docs write them (/home/you, /tmp, linux/amd64) and
+// trailing spaces are dropped.
 //
 //	go test -run TestDocs -update-docs .
 //
@@ -98,6 +100,10 @@ func blocks(page string) ([]block, error) {
 	return out, nil
 }
 
+// heredoc matches a command that ends in a here-document (<<'EOF'), whose
+// lines, up to the word alone on a line, belong to the command.
+var heredoc = regexp.MustCompile(`<<-?'?([A-Za-z_]+)'?$`)
+
 // commands splits a console block into its commands.
 func (b block) commands() ([]command, error) {
 	var out []command
@@ -117,19 +123,29 @@ func (b block) commands() ([]command, error) {
 			i++
 			c.text += "\n" + b.lines[i]
 		}
+		if m := heredoc.FindStringSubmatch(c.text); m != nil {
+			for i+1 < len(b.lines) {
+				i++
+				c.text += "\n" + b.lines[i]
+				if b.lines[i] == m[1] {
+					break
+				}
+			}
+		}
 		c.first = b.line + 2 + i
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-// normalise writes out as the docs do: the home and the temporary
-// directory as the docs name them, no trailing spaces, no trailing blank
-// lines.
+// normalise writes out as the docs do: the home, the temporary directory
+// and the platform as the docs name them, no trailing spaces, no trailing
+// blank lines.
 func normalise(out, home, tmp string) []string {
 	if home != "" {
 		out = strings.ReplaceAll(out, home, docHome)
 		out = strings.ReplaceAll(out, tmp, "/tmp")
+		out = strings.ReplaceAll(out, runtime.GOOS+"/"+runtime.GOARCH, "linux/amd64")
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	for i, l := range lines {
