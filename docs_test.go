@@ -11,10 +11,11 @@ package fiskmcp_test
 // server that runs until stopped) go in blocks marked sh, which are not
 // run, and carry no "$ ".
 //
-// Each console block runs in a home of its own, /home/you in the docs,
-// with fisk-mcp and fisk-demo installed in ~/go/bin as go install puts
-// them, that directory first on PATH, and the home as the working
-// directory; its commands run in order through sh. The real output is
+// Each page's console blocks run in order, as a person following the page
+// would, in a home of the page's own, /home/you in the docs, with
+// fisk-mcp and fisk-demo installed in ~/go/bin as go install puts them,
+// that directory first on PATH, and the home as the working directory;
+// each command runs through sh. The real output is
 // compared after the home, the temporary directory and the platform are
 // written as the docs write them (/home/you, /tmp, linux/amd64) and
 // trailing spaces are dropped.
@@ -182,6 +183,7 @@ func TestDocsConsoleBlocksShowTheRealOutput(t *testing.T) {
 			t.Fatalf("%s: %v", file, err)
 		}
 		var updates [][]command // per block, its commands with the real output
+		pg := newPage(t, bins)
 		for _, b := range bs {
 			if b.lang != "console" {
 				for i, l := range b.lines {
@@ -198,7 +200,7 @@ func TestDocsConsoleBlocksShowTheRealOutput(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s:%d", file, b.line), func(t *testing.T) {
-				real := runBlock(t, cmds, bins)
+				real := pg.run(t, cmds)
 				if *updateDocs {
 					updates = append(updates, real)
 					return
@@ -223,15 +225,20 @@ func TestDocsConsoleBlocksShowTheRealOutput(t *testing.T) {
 	t.Logf("%d console blocks checked", checked)
 }
 
-// runBlock runs a console block's commands in order in a home of their
-// own, as the docs describe, and returns them with their real output,
-// normalised.
-func runBlock(t *testing.T, cmds []command, bins []string) []command {
+// page is where a page's console blocks run: a home of its own with the
+// binaries installed in ~/go/bin, and the environment of its commands.
+type page struct {
+	home, tmp string
+	env       []string
+}
+
+// newPage makes a page's home, as the docs describe it.
+func newPage(t *testing.T, bins []string) page {
 	t.Helper()
 	root := t.TempDir()
-	home, tmp := filepath.Join(root, "home"), filepath.Join(root, "tmp")
-	gobin := filepath.Join(home, "go", "bin")
-	for _, dir := range []string{gobin, tmp} {
+	p := page{home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp")}
+	gobin := filepath.Join(p.home, "go", "bin")
+	for _, dir := range []string{gobin, p.tmp} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -244,15 +251,22 @@ func runBlock(t *testing.T, cmds []command, bins []string) []command {
 			testsupport.CopyFile(t, bin, dst)
 		}
 	}
-	env := []string{
-		"HOME=" + home, "USER=you", "LOGNAME=you", "TMPDIR=" + tmp, "LANG=C.UTF-8",
+	p.env = []string{
+		"HOME=" + p.home, "USER=you", "LOGNAME=you", "TMPDIR=" + p.tmp, "LANG=C.UTF-8",
 		"PATH=" + gobin + ":/usr/local/bin:/usr/bin:/bin",
 	}
+	return p
+}
+
+// run runs a console block's commands in order in the page's home and
+// returns them with their real output, normalised.
+func (p page) run(t *testing.T, cmds []command) []command {
+	t.Helper()
 	out := make([]command, len(cmds))
 	for i, c := range cmds {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		cmd := exec.CommandContext(ctx, "sh", "-c", c.text)
-		cmd.Dir, cmd.Env = home, env
+		cmd.Dir, cmd.Env = p.home, p.env
 		var buf bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &buf, &buf
 		cmd.WaitDelay = time.Second // a command left running must not hold the output open
@@ -262,7 +276,7 @@ func runBlock(t *testing.T, cmds []command, bins []string) []command {
 			t.Errorf("$ %s: %v after a minute", firstLine(c.text), err)
 		}
 		cancel()
-		c.output = normalise(buf.String(), home, tmp)
+		c.output = normalise(buf.String(), p.home, p.tmp)
 		out[i] = c
 	}
 	return out
@@ -297,12 +311,12 @@ func diff(want, got []string) string {
 		case i < n && j < m && want[i] == got[j]:
 			fmt.Fprintf(&b, "  %s\n", want[i])
 			i, j = i+1, j+1
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			fmt.Fprintf(&b, "+ %s\n", got[j])
-			j++
-		default:
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
 			fmt.Fprintf(&b, "- %s\n", want[i])
 			i++
+		default:
+			fmt.Fprintf(&b, "+ %s\n", got[j])
+			j++
 		}
 	}
 	return b.String()
