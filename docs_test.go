@@ -5,20 +5,20 @@ package fiskmcp_test
 //
 // The convention: a fenced block marked console holds commands, each on a
 // line starting with "$ " (a line ending in "\" continues it, and so does
-// a here-document, <<'EOF' up to EOF), followed by
-// exactly what they print, stdout and stderr together as a terminal shows
-// them. Commands that cannot run here (a client, a network service, a
-// server that runs until stopped) go in blocks marked sh, which are not
-// run, and carry no "$ ".
+// a here-document, <<'EOF' up to EOF), followed by exactly what they
+// print, stdout and stderr together as a terminal shows them. Commands
+// that cannot run here (a client, a network service, a server that runs
+// until stopped) go in blocks marked sh, which are not run, and carry no
+// "$ ".
 //
 // Each page's console blocks run in order, as a person following the page
 // would, in a home of the page's own, /home/you in the docs, with
 // fisk-mcp and fisk-demo installed in ~/go/bin as go install puts them,
 // that directory first on PATH, and the home as the working directory;
-// each command runs through sh. The real output is
-// compared after the home, the temporary directory and the platform are
-// written as the docs write them (/home/you, /tmp, linux/amd64) and
-// trailing spaces are dropped.
+// each command runs through sh. The real output is compared after the
+// home, the temporary directory and the platform are written as the docs
+// write them (/home/you, /tmp, linux/amd64) and trailing spaces are
+// dropped.
 //
 //	go test -run TestDocs -update-docs .
 //
@@ -139,15 +139,9 @@ func (b block) commands() ([]command, error) {
 	return out, nil
 }
 
-// normalise writes out as the docs do: the home, the temporary directory
-// and the platform as the docs name them, no trailing spaces, no trailing
-// blank lines.
-func normalise(out, home, tmp string) []string {
-	if home != "" {
-		out = strings.ReplaceAll(out, home, docHome)
-		out = strings.ReplaceAll(out, tmp, "/tmp")
-		out = strings.ReplaceAll(out, runtime.GOOS+"/"+runtime.GOARCH, "linux/amd64")
-	}
+// trimLines splits out into lines without trailing spaces or trailing
+// blank lines, as the docs and the real output are compared.
+func trimLines(out string) []string {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
@@ -182,8 +176,8 @@ func TestDocsConsoleBlocksShowTheRealOutput(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		var updates [][]command // per block, its commands with the real output
-		pg := newPage(t, bins)
+		var updates []update
+		pg := newSandbox(t, bins)
 		for _, b := range bs {
 			if b.lang != "console" {
 				for i, l := range b.lines {
@@ -200,21 +194,19 @@ func TestDocsConsoleBlocksShowTheRealOutput(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s:%d", file, b.line), func(t *testing.T) {
-				real := pg.run(t, cmds)
-				if *updateDocs {
-					updates = append(updates, real)
-					return
-				}
-				for i, c := range cmds {
-					if want := normalise(strings.Join(c.output, "\n"), "", ""); !slices.Equal(want, real[i].output) {
+				for i, real := range pg.run(t, cmds) {
+					c := cmds[i]
+					if *updateDocs {
+						updates = append(updates, update{c, real})
+					} else if want := trimLines(strings.Join(c.output, "\n")); !slices.Equal(want, real) {
 						t.Errorf("%s:%d: the output of $ %s differs from the docs (-documented +real):\n%s",
-							file, c.line, firstLine(c.text), diff(want, real[i].output))
+							file, c.line, firstLine(c.text), diff(want, real))
 					}
 				}
 			})
 		}
 		if len(updates) > 0 {
-			if err := os.WriteFile(file, []byte(rewrite(string(data), bs, updates)), 0o644); err != nil {
+			if err := os.WriteFile(file, []byte(rewrite(string(data), updates)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -225,18 +217,18 @@ func TestDocsConsoleBlocksShowTheRealOutput(t *testing.T) {
 	t.Logf("%d console blocks checked", checked)
 }
 
-// page is where a page's console blocks run: a home of its own with the
+// sandbox is where a page's console blocks run: a home of its own with the
 // binaries installed in ~/go/bin, and the environment of its commands.
-type page struct {
+type sandbox struct {
 	home, tmp string
 	env       []string
 }
 
-// newPage makes a page's home, as the docs describe it.
-func newPage(t *testing.T, bins []string) page {
+// newSandbox makes a page's home, as the docs describe it.
+func newSandbox(t *testing.T, bins []string) sandbox {
 	t.Helper()
 	root := t.TempDir()
-	p := page{home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp")}
+	p := sandbox{home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp")}
 	gobin := filepath.Join(p.home, "go", "bin")
 	for _, dir := range []string{gobin, p.tmp} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -259,10 +251,11 @@ func newPage(t *testing.T, bins []string) page {
 }
 
 // run runs a console block's commands in order in the page's home and
-// returns them with their real output, normalised.
-func (p page) run(t *testing.T, cmds []command) []command {
+// returns their outputs, written as the docs write them: the home, the
+// temporary directory and the platform as /home/you, /tmp and linux/amd64.
+func (p sandbox) run(t *testing.T, cmds []command) [][]string {
 	t.Helper()
-	out := make([]command, len(cmds))
+	out := make([][]string, len(cmds))
 	for i, c := range cmds {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		cmd := exec.CommandContext(ctx, "sh", "-c", c.text)
@@ -276,8 +269,8 @@ func (p page) run(t *testing.T, cmds []command) []command {
 			t.Errorf("$ %s: %v after a minute", firstLine(c.text), err)
 		}
 		cancel()
-		c.output = normalise(buf.String(), p.home, p.tmp)
-		out[i] = c
+		r := strings.NewReplacer(p.home, docHome, p.tmp, "/tmp", runtime.GOOS+"/"+runtime.GOARCH, "linux/amd64")
+		out[i] = trimLines(r.Replace(buf.String()))
 	}
 	return out
 }
@@ -322,25 +315,21 @@ func diff(want, got []string) string {
 	return b.String()
 }
 
-// rewrite puts each console block's real output in place of the
-// documented one, for -update-docs.
-func rewrite(page string, bs []block, updates [][]command) string {
+// update is a documented command and its real output, for -update-docs.
+type update struct {
+	doc  command
+	real []string
+}
+
+// rewrite puts the real outputs in place of the documented ones.
+func rewrite(page string, updates []update) string {
 	lines := strings.Split(page, "\n")
-	var console []block
-	for _, b := range bs {
-		if b.lang == "console" {
-			console = append(console, b)
-		}
-	}
 	// From the last command back, so that the line numbers of the ones
 	// before still hold.
-	for bi := len(updates) - 1; bi >= 0; bi-- {
-		documented, _ := console[bi].commands()
-		for i := len(updates[bi]) - 1; i >= 0; i-- {
-			old, real := documented[i], updates[bi][i]
-			tail := slices.Clone(lines[old.first-1+len(old.output):])
-			lines = append(append(lines[:old.first-1], real.output...), tail...)
-		}
+	for _, u := range slices.Backward(updates) {
+		start := u.doc.first - 1
+		tail := slices.Clone(lines[start+len(u.doc.output):])
+		lines = append(append(lines[:start], u.real...), tail...)
 	}
 	return strings.Join(lines, "\n")
 }
