@@ -16,9 +16,10 @@ package fiskmcp_test
 // fisk-mcp and fisk-demo installed in ~/go/bin as go install puts them,
 // that directory first on PATH, and the home as the working directory;
 // each command runs through sh. The real output is compared after the
-// home, the temporary directory and the platform are written as the docs
-// write them (/home/you, /tmp, linux/amd64) and trailing spaces are
-// dropped.
+// home, the temporary directory, the platform and the time of log lines
+// are written as the docs write them (/home/you, /tmp, linux/amd64,
+// 12:00:00.000) and trailing spaces are dropped. A command's stdin is
+// empty, so a server over stdio starts, logs and stops.
 //
 //	go test -run TestDocs -update-docs .
 //
@@ -48,6 +49,12 @@ var updateDocs = flag.Bool("update-docs", false, "write the real outputs of the 
 // docHome is the home directory the docs show.
 const docHome = "/home/you"
 
+// logTime matches the time that starts a text log line, which the docs
+// show as docLogTime.
+var logTime = regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d\.\d\d\d `)
+
+const docLogTime = "12:00:00.000 "
+
 // docFiles are the pages whose blocks and links are checked.
 func docFiles(t *testing.T) []string {
 	t.Helper()
@@ -60,9 +67,10 @@ func docFiles(t *testing.T) []string {
 
 // block is one fenced block of a page.
 type block struct {
-	lang  string
-	line  int      // of the opening fence, 1-based
-	lines []string // between the fences
+	lang   string
+	line   int      // of the opening fence, 1-based
+	indent string   // of the opening fence, taken off every line
+	lines  []string // between the fences
 }
 
 // command is one "$ " command of a console block and the output shown
@@ -71,20 +79,20 @@ type command struct {
 	line   int // of the "$ ", 1-based
 	text   string
 	output []string
-	first  int // line of the first output line, 1-based
+	first  int    // line of the first output line, 1-based
+	indent string // of the block
 }
 
 // blocks returns a page's fenced blocks; an unclosed fence is an error.
 func blocks(page string) ([]block, error) {
 	var out []block
 	var cur *block
-	indent := ""
 	for i, line := range strings.Split(page, "\n") {
 		trimmed := strings.TrimSpace(line)
 		if cur == nil {
 			if rest, ok := strings.CutPrefix(trimmed, "```"); ok {
-				cur = &block{lang: strings.TrimSpace(rest), line: i + 1}
-				indent = line[:len(line)-len(strings.TrimLeft(line, " "))]
+				indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+				cur = &block{lang: strings.TrimSpace(rest), line: i + 1, indent: indent}
 			}
 			continue
 		}
@@ -93,7 +101,7 @@ func blocks(page string) ([]block, error) {
 			cur = nil
 			continue
 		}
-		cur.lines = append(cur.lines, strings.TrimPrefix(line, indent))
+		cur.lines = append(cur.lines, strings.TrimPrefix(line, cur.indent))
 	}
 	if cur != nil {
 		return nil, fmt.Errorf("line %d: the fence is never closed", cur.line)
@@ -119,7 +127,7 @@ func (b block) commands() ([]command, error) {
 			c.output = append(c.output, line)
 			continue
 		}
-		c := command{line: b.line + 1 + i, text: text}
+		c := command{line: b.line + 1 + i, text: text, indent: b.indent}
 		for strings.HasSuffix(c.text, `\`) && i+1 < len(b.lines) {
 			i++
 			c.text += "\n" + b.lines[i]
@@ -252,7 +260,8 @@ func newSandbox(t *testing.T, bins []string) sandbox {
 
 // run runs a console block's commands in order in the page's home and
 // returns their outputs, written as the docs write them: the home, the
-// temporary directory and the platform as /home/you, /tmp and linux/amd64.
+// temporary directory and the platform as /home/you, /tmp and linux/amd64,
+// and the time of a log line as 12:00:00.000.
 func (p sandbox) run(t *testing.T, cmds []command) [][]string {
 	t.Helper()
 	out := make([][]string, len(cmds))
@@ -270,7 +279,7 @@ func (p sandbox) run(t *testing.T, cmds []command) [][]string {
 		}
 		cancel()
 		r := strings.NewReplacer(p.home, docHome, p.tmp, "/tmp", runtime.GOOS+"/"+runtime.GOARCH, "linux/amd64")
-		out[i] = trimLines(r.Replace(buf.String()))
+		out[i] = trimLines(logTime.ReplaceAllString(r.Replace(buf.String()), docLogTime))
 	}
 	return out
 }
@@ -329,7 +338,14 @@ func rewrite(page string, updates []update) string {
 	for _, u := range slices.Backward(updates) {
 		start := u.doc.first - 1
 		tail := slices.Clone(lines[start+len(u.doc.output):])
-		lines = append(append(lines[:start], u.real...), tail...)
+		lines = lines[:start]
+		for _, l := range u.real {
+			if l != "" {
+				l = u.doc.indent + l
+			}
+			lines = append(lines, l)
+		}
+		lines = append(lines, tail...)
 	}
 	return strings.Join(lines, "\n")
 }
