@@ -1,0 +1,248 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/chromium"
+)
+
+// The MCP clients that sign in with OAuth here, installed from npm at
+// pinned versions with Node 22.
+var (
+	tsSDK     = realClient{pkg: "@modelcontextprotocol/sdk", ver: "1.32.2", node22: true}
+	mcpRemote = realClient{pkg: "mcp-remote", ver: "0.15.1", node22: true, bin: "mcp-remote"}
+)
+
+// teamPolicy is the policy of the docs' example: viewers list and call
+// the read-only tools, ops everything.
+const teamPolicy = `@id("viewers-read-only")
+permit (principal in Group::"viewers", action in [Action::"list", Action::"call"], resource) when { resource.read_only };
+@id("ops-everything")
+permit (principal in Group::"ops", action in [Action::"list", Action::"call"], resource);
+`
+
+var (
+	viewer = signer{Subject: "alice", Email: "alice@example.com", Groups: []string{"viewers"}}
+	ops    = signer{Subject: "bob", Email: "bob@example.com", Groups: []string{"ops"}}
+)
+
+// startTeamServer starts a Hydra and a fisk-mcp admitting its tokens
+// under teamPolicy, with every tool but deploy deferred.
+func startTeamServer(t *testing.T) (*hydra, *httpServer) {
+	t.Helper()
+	h := startHydra(t, "")
+	policy := filepath.Join(t.TempDir(), "team.cedar")
+	if err := os.WriteFile(policy, []byte(teamPolicy), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return h, startOAuthServer(t, h.issuer, "--policy", policy, "--defer", "always")
+}
+
+// signIn is the person's browser, a headless Chromium, at the
+// authorization URL raw a client opened: it follows the authorization
+// server through its login and consent pages back to the client's
+// callback. It returns the URL.
+func signIn(t *testing.T, browser context.Context, raw string) *url.URL {
+	t.Helper()
+	tab, closeTab := chromium.NewTab(t, browser)
+	defer closeTab()
+	if status := chromium.Navigate(t, tab, raw); status != 200 {
+		t.Fatalf("the sign-in ended at %s, status %d: %s", chromium.Eval[string](t, tab, "location.href"), status, chromium.Eval[string](t, tab, "document.body.innerText"))
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// checkAuthorizationRequest fails t unless u asks for a code with PKCE
+// (S256) for the resource.
+func checkAuthorizationRequest(t *testing.T, u *url.URL, resource string) {
+	t.Helper()
+	q := u.Query()
+	if q.Get("response_type") != "code" || q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256" || q.Get("resource") != resource {
+		t.Errorf("the authorization request %s lacks a code with PKCE S256 for the resource %s", u.Redacted(), resource)
+	}
+}
+
+// tsReport is what oauth.mjs reports, line by line.
+type tsReport struct {
+	fetched    []string
+	registered string
+	tools      []string
+	calls      map[string]struct {
+		IsError     bool
+		Text, Error string
+	}
+}
+
+// runTSClient runs tools/tsclient/oauth.mjs against srv as the person who,
+// signed in through the browser, makes the calls, and returns its report
+// and the authorization URL it opened.
+func runTSClient(t *testing.T, dir string, srv *httpServer, browser context.Context, calls []map[string]any) (tsReport, *url.URL) {
+	t.Helper()
+	// ESM resolves imports from the script's own folder.
+	work := t.TempDir()
+	script, err := os.ReadFile(filepath.Join(repoRoot(t), "tools", "tsclient", "oauth.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "oauth.mjs"), script, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "node_modules"), filepath.Join(work, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	o := newPageOpener(t)
+	callsJSON, _ := json.Marshal(calls)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(dir, "node_modules", "node", "bin", "node"), "oauth.mjs", srv.url, o.script, string(callsJSON))
+	cmd.Dir = work
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var authorize *url.URL
+	select {
+	case err := <-done:
+		t.Fatalf("oauth.mjs ended before opening the browser: %v\n%s%s", err, stdout.String(), stderr.String())
+	case raw := <-o.urls:
+		authorize = signIn(t, browser, raw)
+	case <-time.After(patience):
+		t.Fatalf("oauth.mjs did not open the browser in %v:\n%s%s", patience, stdout.String(), stderr.String())
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("oauth.mjs: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	rep := tsReport{calls: map[string]struct {
+		IsError     bool
+		Text, Error string
+	}{}}
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Fetch, Registered, Call, Text, Error string
+			Tools                                []string
+			IsError                              bool
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("oauth.mjs printed %q: %v", sc.Text(), err)
+		}
+		switch {
+		case line.Fetch != "":
+			rep.fetched = append(rep.fetched, line.Fetch)
+		case line.Registered != "":
+			rep.registered = line.Registered
+		case line.Tools != nil:
+			rep.tools = line.Tools
+		case line.Call != "":
+			rep.calls[line.Call] = struct {
+				IsError     bool
+				Text, Error string
+			}{line.IsError, line.Text, line.Error}
+		}
+	}
+	return rep, authorize
+}
+
+// repoRoot is the module's root, two folders above this file's.
+func repoRoot(t *testing.T) string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("no caller")
+	}
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// The TypeScript SDK's client, with its own OAuth provider, signs in to
+// fisk-mcp through Hydra as each person in turn: from the 401 it finds
+// the resource metadata, then Hydra's metadata, registers itself, sends
+// the browser (a headless Chromium) to sign in with PKCE and the resource,
+// exchanges the code and calls. What each person gets follows the
+// policy by their groups: the viewer's list and search lack deploy and
+// its direct call runs nothing; the ops person's deploy runs, and the log
+// names them.
+func TestTypeScriptSDKClientSignsInThroughHydraAndGetsWhatItsGroupsAllow(t *testing.T) {
+	dir, err := tsSDK.install()
+	testsupport.RequireTool(t, err)
+	browser := chromium.Start(t)
+	h, srv := startTeamServer(t)
+	base := strings.TrimSuffix(srv.url, "/mcp")
+
+	for _, c := range []struct {
+		who    signer
+		deploy bool
+	}{{viewer, false}, {ops, true}} {
+		t.Run(c.who.Subject, func(t *testing.T) {
+			h.people.signInAs(c.who)
+			marker := filepath.Join(t.TempDir(), "deployed")
+			rep, authorize := runTSClient(t, dir, srv, browser, []map[string]any{
+				{"name": "search_tools", "arguments": map[string]any{"query": "deploy a release", "limit": 50}},
+				{"name": "deploy", "arguments": args("context", "prod", "release", "r1", "marker", marker)},
+			})
+			checkAuthorizationRequest(t, authorize, srv.url)
+			for _, want := range []string{
+				"POST " + srv.url, // answered 401
+				"GET " + base + "/.well-known/oauth-protected-resource/mcp",
+				"GET " + h.issuer + ".well-known/openid-configuration",
+				"POST " + h.people.srv.URL + "/register",
+				"POST " + h.issuer + "oauth2/token",
+			} {
+				if !containsPrefix(rep.fetched, want) {
+					t.Errorf("the client never requested %s; it requested:\n%s", want, strings.Join(rep.fetched, "\n"))
+				}
+			}
+			if rep.registered == "" {
+				t.Error("the client did not register itself")
+			}
+			if listed := strings.Contains(strings.Join(rep.tools, " "), "deploy"); listed != c.deploy {
+				t.Errorf("%s lists %v: deploy there %v, want %v", c.who.Subject, rep.tools, listed, c.deploy)
+			}
+			search := rep.calls["search_tools"]
+			if found := strings.Contains(search.Text, "- deploy:"); search.IsError || found != c.deploy {
+				t.Errorf("%s's search finds deploy %v, want %v: %+v", c.who.Subject, found, c.deploy, search)
+			}
+			call := rep.calls["deploy"]
+			if ran := exists(marker); ran != c.deploy {
+				t.Fatalf("%s's deploy ran %v, want %v: %+v", c.who.Subject, ran, c.deploy, call)
+			}
+			if !c.deploy && !strings.Contains(call.Error+call.Text, "unknown tool") {
+				t.Errorf("the viewer's deploy was answered %+v, want unknown tool", call)
+			}
+			rec := srv.log.waitRecord(t, "the log line of "+c.who.Subject+"'s deploy", func(r map[string]any) bool {
+				return isFinalCall(r, "deploy") && r["caller"] == c.who.Subject
+			})
+			if want := map[bool]string{true: "ok", false: "unknown_tool"}[c.deploy]; rec["result"] != want || rec["caller_name"] != c.who.Email {
+				t.Errorf("the deploy's log line: %v, want %s for %s (%s)", rec, want, c.who.Subject, c.who.Email)
+			}
+		})
+	}
+}
+
+// containsPrefix reports whether any of lines begins with prefix.
+func containsPrefix(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
