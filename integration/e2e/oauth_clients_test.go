@@ -5,14 +5,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport/chromium"
@@ -213,26 +217,109 @@ func TestTypeScriptSDKClientSignsInThroughHydraAndGetsWhatItsGroupsAllow(t *test
 			if rep.registered == "" {
 				t.Error("the client did not register itself")
 			}
-			if listed := strings.Contains(strings.Join(rep.tools, " "), "deploy"); listed != c.deploy {
-				t.Errorf("%s lists %v: deploy there %v, want %v", c.who.Subject, rep.tools, listed, c.deploy)
+			search, deploy := rep.calls["search_tools"], rep.calls["deploy"]
+			if search.IsError {
+				t.Errorf("search_tools: %s", search.Text)
 			}
-			search := rep.calls["search_tools"]
-			if found := strings.Contains(search.Text, "- deploy:"); search.IsError || found != c.deploy {
-				t.Errorf("%s's search finds deploy %v, want %v: %+v", c.who.Subject, found, c.deploy, search)
+			checkTeamRights(t, srv, c.who, c.deploy, rep.tools, search.Text, deploy.Error+deploy.Text, marker)
+		})
+	}
+}
+
+// checkTeamRights fails t unless what who got follows teamPolicy: the
+// list of tools, the text of a search for deploy, the answer to a call of
+// deploy asked to create marker, and the call's log line.
+func checkTeamRights(t *testing.T, srv *httpServer, who signer, mayDeploy bool, tools []string, search, deployed, marker string) {
+	t.Helper()
+	if listed := slices.Contains(tools, "deploy"); listed != mayDeploy || len(tools) == 0 {
+		t.Errorf("%s lists %v: deploy there %v, want %v", who.Subject, tools, listed, mayDeploy)
+	}
+	if found := strings.Contains(search, "- deploy:"); found != mayDeploy {
+		t.Errorf("%s's search finds deploy %v, want %v: %s", who.Subject, found, mayDeploy, search)
+	}
+	if ran := exists(marker); ran != mayDeploy {
+		t.Fatalf("%s's deploy ran %v, want %v: %s", who.Subject, ran, mayDeploy, deployed)
+	}
+	if !mayDeploy && !strings.Contains(deployed, "unknown tool") {
+		t.Errorf("%s's deploy was answered %q, want unknown tool", who.Subject, deployed)
+	}
+	rec := srv.log.waitRecord(t, "the log line of "+who.Subject+"'s deploy", func(r map[string]any) bool {
+		return isFinalCall(r, "deploy") && r["caller"] == who.Subject
+	})
+	if want := map[bool]string{true: "ok", false: "unknown_tool"}[mayDeploy]; rec["result"] != want || rec["caller_name"] != who.Email {
+		t.Errorf("the deploy's log line: %v, want %s for %s (%s)", rec, want, who.Subject, who.Email)
+	}
+}
+
+// mcp-remote bridges a stdio client (the Go SDK's) to fisk-mcp: it meets
+// the 401, registers with Hydra, opens the person's browser through the
+// desktop's opener (here $BROWSER, a headless Chromium), takes the code
+// at its callback, keeps the tokens in ~/.mcp-auth of the home it is
+// given, and passes the client's calls on. What each person gets follows
+// the policy by their groups.
+func TestMCPRemoteBridgesAStdioClientThatSignsInThroughHydra(t *testing.T) {
+	dir, err := mcpRemote.install()
+	testsupport.RequireTool(t, err)
+	browser := chromium.Start(t)
+	h, srv := startTeamServer(t)
+
+	for _, c := range []struct {
+		who    signer
+		deploy bool
+	}{{viewer, false}, {ops, true}} {
+		t.Run(c.who.Subject, func(t *testing.T) {
+			h.people.signInAs(c.who)
+			home, o := t.TempDir(), newPageOpener(t)
+			cmd := exec.Command(filepath.Join(dir, "node_modules", "node", "bin", "node"), filepath.Join(dir, "node_modules", ".bin", "mcp-remote"), srv.url)
+			// No desktop: the opener mcp-remote uses (xdg-open) falls back
+			// to $BROWSER.
+			cmd.Env = append(os.Environ(), "HOME="+home, "MCP_REMOTE_CONFIG_DIR=", "BROWSER="+o.script,
+				"DISPLAY=", "WAYLAND_DISPLAY=", "XDG_CURRENT_DESKTOP=", "XDG_SESSION_DESKTOP=", "DESKTOP_SESSION=")
+			stderr := newLogBuffer()
+			cmd.Stderr = stderr
+			sessions := make(chan *mcp.ClientSession, 1)
+			go func() {
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
+				if err != nil {
+					t.Errorf("connecting through mcp-remote: %v\n%s", err, stderr.String())
+				}
+				sessions <- cs
+			}()
+			var raw string
+			select {
+			case raw = <-o.urls:
+			case <-time.After(patience):
+				t.Fatalf("mcp-remote did not open the browser in %v:\n%s", patience, stderr.String())
 			}
-			call := rep.calls["deploy"]
-			if ran := exists(marker); ran != c.deploy {
-				t.Fatalf("%s's deploy ran %v, want %v: %+v", c.who.Subject, ran, c.deploy, call)
+			checkAuthorizationRequest(t, signIn(t, browser, raw), srv.url)
+			cs := await(t, sessions, "the session through mcp-remote")
+			if cs == nil {
+				t.FailNow()
 			}
-			if !c.deploy && !strings.Contains(call.Error+call.Text, "unknown tool") {
-				t.Errorf("the viewer's deploy was answered %+v, want unknown tool", call)
+			t.Cleanup(func() { cs.Close() })
+			if _, err := os.Stat(filepath.Join(home, ".mcp-auth")); err != nil {
+				t.Errorf("mcp-remote kept nothing in the home it was given: %v", err)
 			}
-			rec := srv.log.waitRecord(t, "the log line of "+c.who.Subject+"'s deploy", func(r map[string]any) bool {
-				return isFinalCall(r, "deploy") && r["caller"] == c.who.Subject
-			})
-			if want := map[bool]string{true: "ok", false: "unknown_tool"}[c.deploy]; rec["result"] != want || rec["caller_name"] != c.who.Email {
-				t.Errorf("the deploy's log line: %v, want %s for %s (%s)", rec, want, c.who.Subject, c.who.Email)
+
+			tools, err := cs.ListTools(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
 			}
+			var names []string
+			for _, tool := range tools.Tools {
+				names = append(names, tool.Name)
+			}
+			search, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "search_tools", Arguments: map[string]any{"query": "deploy a release", "limit": 50}})
+			if err != nil || search.IsError {
+				t.Fatalf("search_tools: %v %s", err, text(search))
+			}
+			marker := filepath.Join(t.TempDir(), "deployed")
+			res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "deploy", Arguments: args("context", "prod", "release", "r1", "marker", marker)})
+			deployed := fmt.Sprint(err)
+			if err == nil {
+				deployed = text(res)
+			}
+			checkTeamRights(t, srv, c.who, c.deploy, names, text(search), deployed, marker)
 		})
 	}
 }
