@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -87,10 +85,13 @@ type tsReport struct {
 	fetched    []string
 	registered string
 	tools      []string
-	calls      map[string]struct {
-		IsError     bool
-		Text, Error string
-	}
+	calls      map[string]tsCall
+}
+
+// tsCall is the answer to one call: a result, or the error thrown.
+type tsCall struct {
+	IsError     bool
+	Text, Error string
 }
 
 // runTSClient runs tools/tsclient/oauth.mjs against srv as the person who,
@@ -100,7 +101,7 @@ func runTSClient(t *testing.T, dir string, srv *httpServer, browser context.Cont
 	t.Helper()
 	// ESM resolves imports from the script's own folder.
 	work := t.TempDir()
-	script, err := os.ReadFile(filepath.Join(repoRoot(t), "tools", "tsclient", "oauth.mjs"))
+	script, err := os.ReadFile(filepath.Join("..", "..", "tools", "tsclient", "oauth.mjs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +117,8 @@ func runTSClient(t *testing.T, dir string, srv *httpServer, browser context.Cont
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(dir, "node_modules", "node", "bin", "node"), "oauth.mjs", srv.url, o.script, string(callsJSON))
 	cmd.Dir = work
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout, stderr := newLogBuffer(), newLogBuffer()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +136,8 @@ func runTSClient(t *testing.T, dir string, srv *httpServer, browser context.Cont
 	if err := <-done; err != nil {
 		t.Fatalf("oauth.mjs: %v\n%s%s", err, stdout.String(), stderr.String())
 	}
-	rep := tsReport{calls: map[string]struct {
-		IsError     bool
-		Text, Error string
-	}{}}
-	sc := bufio.NewScanner(&stdout)
+	rep := tsReport{calls: map[string]tsCall{}}
+	sc := bufio.NewScanner(strings.NewReader(stdout.String()))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var line struct {
@@ -158,22 +156,10 @@ func runTSClient(t *testing.T, dir string, srv *httpServer, browser context.Cont
 		case line.Tools != nil:
 			rep.tools = line.Tools
 		case line.Call != "":
-			rep.calls[line.Call] = struct {
-				IsError     bool
-				Text, Error string
-			}{line.IsError, line.Text, line.Error}
+			rep.calls[line.Call] = tsCall{line.IsError, line.Text, line.Error}
 		}
 	}
 	return rep, authorize
-}
-
-// repoRoot is the module's root, two folders above this file's.
-func repoRoot(t *testing.T) string {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		t.Fatal("no caller")
-	}
-	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
 // The TypeScript SDK's client, with its own OAuth provider, signs in to
@@ -277,13 +263,14 @@ func TestMCPRemoteBridgesAStdioClientThatSignsInThroughHydra(t *testing.T) {
 				"DISPLAY=", "WAYLAND_DISPLAY=", "XDG_CURRENT_DESKTOP=", "XDG_SESSION_DESKTOP=", "DESKTOP_SESSION=")
 			stderr := newLogBuffer()
 			cmd.Stderr = stderr
-			sessions := make(chan *mcp.ClientSession, 1)
+			type connected struct {
+				cs  *mcp.ClientSession
+				err error
+			}
+			sessions := make(chan connected, 1)
 			go func() {
 				cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
-				if err != nil {
-					t.Errorf("connecting through mcp-remote: %v\n%s", err, stderr.String())
-				}
-				sessions <- cs
+				sessions <- connected{cs, err}
 			}()
 			var raw string
 			select {
@@ -292,10 +279,11 @@ func TestMCPRemoteBridgesAStdioClientThatSignsInThroughHydra(t *testing.T) {
 				t.Fatalf("mcp-remote did not open the browser in %v:\n%s", patience, stderr.String())
 			}
 			checkAuthorizationRequest(t, signIn(t, browser, raw), srv.url)
-			cs := await(t, sessions, "the session through mcp-remote")
-			if cs == nil {
-				t.FailNow()
+			conn := await(t, sessions, "the session through mcp-remote")
+			if conn.err != nil {
+				t.Fatalf("connecting through mcp-remote: %v\n%s", conn.err, stderr.String())
 			}
+			cs := conn.cs
 			t.Cleanup(func() { cs.Close() })
 			if _, err := os.Stat(filepath.Join(home, ".mcp-auth")); err != nil {
 				t.Errorf("mcp-remote kept nothing in the home it was given: %v", err)
