@@ -285,8 +285,12 @@ func TestMCPRemoteBridgesAStdioClientThatSignsInThroughHydra(t *testing.T) {
 			}
 			cs := conn.cs
 			t.Cleanup(func() { cs.Close() })
-			if _, err := os.Stat(filepath.Join(home, ".mcp-auth")); err != nil {
-				t.Errorf("mcp-remote kept nothing in the home it was given: %v", err)
+			// What it registered and the tokens it got, kept in the home it
+			// was given.
+			for _, kept := range []string{"client_info.json", "tokens.json"} {
+				if found, _ := filepath.Glob(filepath.Join(home, ".mcp-auth", "*", "*_"+kept)); len(found) != 1 {
+					t.Errorf("mcp-remote kept %d %s in %s/.mcp-auth, want 1", len(found), kept, home)
+				}
 			}
 
 			tools, err := cs.ListTools(t.Context(), nil)
