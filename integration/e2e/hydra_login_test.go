@@ -26,18 +26,19 @@ type signer struct {
 // the RFC 8707 resource as the access token's audience, which Hydra
 // v2.3.0 does not do on its own.
 type loginProvider struct {
-	admin string // Hydra's admin URL
-	srv   *httptest.Server
+	issuer, admin string // Hydra's public and admin URLs
+	srv           *httptest.Server
 
 	mu  sync.Mutex
 	who signer
 }
 
-func newLoginProvider(t *testing.T, admin string) *loginProvider {
-	p := &loginProvider{admin: admin}
+func newLoginProvider(t *testing.T, issuer, admin string) *loginProvider {
+	p := &loginProvider{issuer: issuer, admin: admin}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /login", p.login)
 	mux.HandleFunc("GET /consent", p.consent)
+	mux.HandleFunc("POST /register", p.register)
 	p.srv = httptest.NewServer(mux)
 	t.Cleanup(p.srv.Close)
 	return p
@@ -91,6 +92,39 @@ func (p *loginProvider) consent(w http.ResponseWriter, r *http.Request) {
 		"grant_access_token_audience": audiences,
 		"session":                     map[string]any{"access_token": claims, "id_token": claims},
 	})
+}
+
+// register passes a client's registration (RFC 7591) on to Hydra and
+// its answer back without the fields Hydra v2.3.0 writes as null or ""
+// when the client did not set them (contacts, client_uri, ...): the
+// TypeScript SDK and mcp-remote refuse such an answer. Hydra v25.4.0
+// omits them itself.
+func (p *loginProvider) register(w http.ResponseWriter, r *http.Request) {
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodPost, p.issuer+"oauth2/register", http.MaxBytesReader(w, r.Body, 1<<16))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req.Header.Set("Content-Type", r.Header.Get("Content-Type"))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	var client map[string]any
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&client); err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	for k, v := range client {
+		if v == nil || v == "" {
+			delete(client, k)
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(resp.StatusCode)
+	json.NewEncoder(w).Encode(client)
 }
 
 // accept accepts a login or consent challenge and sends the browser on.

@@ -71,14 +71,17 @@ func startHydra(t *testing.T, ttl string) *hydra {
 	testsupport.RequireTool(t, err)
 	public, admin := freePort(t), freePort(t)
 	h := &hydra{issuer: "http://127.0.0.1:" + public + "/", admin: "http://127.0.0.1:" + admin}
-	h.people = newLoginProvider(t, h.admin)
+	h.people = newLoginProvider(t, h.issuer, h.admin)
 	cmd := exec.Command(bin, "serve", "all", "--dev", "--sqa-opt-out")
 	cmd.Env = append(os.Environ(),
 		"DSN=memory", "STRATEGIES_ACCESS_TOKEN=jwt", "SECRETS_SYSTEM=a-system-secret-for-tests-only-000",
 		"URLS_SELF_ISSUER="+h.issuer, "SERVE_PUBLIC_HOST=127.0.0.1", "SERVE_PUBLIC_PORT="+public,
 		"SERVE_ADMIN_HOST=127.0.0.1", "SERVE_ADMIN_PORT="+admin, "LOG_LEVEL=warn",
 		"URLS_LOGIN="+h.people.srv.URL+"/login", "URLS_CONSENT="+h.people.srv.URL+"/consent",
-		"OIDC_DYNAMIC_CLIENT_REGISTRATION_ENABLED=true", "OAUTH2_ALLOWED_TOP_LEVEL_CLAIMS=groups,email")
+		"OIDC_DYNAMIC_CLIENT_REGISTRATION_ENABLED=true", "OAUTH2_ALLOWED_TOP_LEVEL_CLAIMS=groups,email",
+		// Without it the discovery document names no registration_endpoint,
+		// and clients that register themselves give up; see register.
+		"WEBFINGER_OIDC_DISCOVERY_CLIENT_REGISTRATION_URL="+h.people.srv.URL+"/register")
 	if ttl != "" {
 		cmd.Env = append(cmd.Env, "TTL_ACCESS_TOKEN="+ttl)
 	}

@@ -15,6 +15,7 @@ import (
 // client-credentials tokens carry no groups, so the policy reads the
 // client_id claim as the caller's group (--policy-groups-claim client_id):
 // the viewer client's tools are the read-only ones, the ops client's all.
+// People signed in with their groups claim are in oauth_clients_test.go.
 func TestPolicyGivesEachHydraCallerItsOwnTools(t *testing.T) {
 	issuer := startHydra(t, "")
 	url := "http://127.0.0.1:" + freePort(t) + "/mcp"
