@@ -55,6 +55,7 @@ type keySet struct {
 	keys    jose.JSONWebKeySet
 	fetched bool          // a fetch was tried
 	at      time.Time     // when keys were fetched
+	gen     uint64        // counts the fetches that replaced keys
 	err     error         // the last fetch's error, nil after a success
 	pending chan struct{} // closed when the fetch in flight ends; nil when none is
 }
@@ -63,17 +64,18 @@ func newKeySet(issuer string, client *http.Client) *keySet {
 	return &keySet{issuer: issuer, client: client, limit: rate.NewLimiter(rate.Every(keyRefetchEvery), keyRefetchBurst), maxAge: keyMaxAge}
 }
 
-// lookup returns the keys of ID kid, fetching the set when it does not
-// hold them, or holds them for longer than maxAge, and the rate allows.
-// Keys that could not be fetched again are used as they were.
-func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
+// lookup returns the keys of ID kid, and the generation of the set they
+// belong to, fetching the set when it does not hold them, or holds them
+// for longer than maxAge, and the rate allows. Keys that could not be
+// fetched again are used as they were.
+func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, uint64, error) {
 	refetched := false
 	for {
 		k.mu.Lock()
-		found := k.keys.Key(kid)
+		found, gen := k.keys.Key(kid), k.gen
 		if len(found) > 0 && (refetched || time.Since(k.at) <= k.maxAge) {
 			k.mu.Unlock()
-			return found, nil
+			return found, gen, nil
 		}
 		if ch := k.pending; ch != nil {
 			k.mu.Unlock()
@@ -82,19 +84,19 @@ func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, err
 				refetched = true
 				continue
 			case <-ctx.Done():
-				return nil, ctx.Err()
+				return nil, 0, ctx.Err()
 			}
 		}
 		if refetched || (k.fetched && !k.limit.Allow()) {
 			err := k.err
 			k.mu.Unlock()
 			if len(found) > 0 {
-				return found, nil
+				return found, gen, nil
 			}
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
-			return nil, errUnknownKey
+			return nil, 0, errUnknownKey
 		}
 		ch := make(chan struct{})
 		k.pending = ch
@@ -105,11 +107,21 @@ func (k *keySet) lookup(ctx context.Context, kid string) ([]jose.JSONWebKey, err
 		k.fetched, k.err, k.pending = true, err, nil
 		if err == nil {
 			k.keys, k.jwksURI, k.at = keys, uri, time.Now()
+			k.gen++
 		}
 		close(ch)
 		k.mu.Unlock()
 		refetched = true
 	}
+}
+
+// current reports whether gen is the generation of the keys held, and
+// they are within their maximum age: what a token verified under them
+// still needs.
+func (k *keySet) current(gen uint64) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return gen == k.gen && time.Since(k.at) <= k.maxAge
 }
 
 // fetch discovers the key set's address, once, and fetches the keys.
