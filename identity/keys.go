@@ -7,13 +7,15 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/time/rate"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/echo"
 )
 
 // Bounds on fetching the issuer's keys.
@@ -144,24 +146,52 @@ func (k *keySet) fetch(ctx context.Context) (jose.JSONWebKeySet, string, error) 
 	return set, uri, nil
 }
 
+// issuerMetadata is what a resource server reads of an issuer's RFC 8414
+// or OpenID metadata. Nothing a client needs (endpoints, PKCE methods) is
+// required: Microsoft Entra ID, for one, does not list its PKCE methods,
+// and this server only checks tokens.
+type issuerMetadata struct {
+	Issuer  string `json:"issuer"`
+	JWKSURI string `json:"jwks_uri"`
+}
+
 // discoverJWKS finds the issuer's jwks_uri in its RFC 8414 metadata, or
 // else in its OpenID Connect discovery document. Either must name the
-// issuer exactly as configured.
+// issuer as configured (a trailing slash aside, as the SDK's clients
+// allow), and an https jwks_uri, or http on loopback.
 func discoverJWKS(ctx context.Context, issuer string, client *http.Client) (string, error) {
 	for _, u := range metadataURLs(issuer) {
-		meta, err := oauthex.GetAuthServerMeta(ctx, u, issuer, client)
+		var meta issuerMetadata
+		err := getJSON(ctx, client, u, &meta)
+		var status statusError
+		if errors.As(err, &status) && status >= 400 && status < 500 {
+			continue // not served there
+		}
 		if err != nil {
 			return "", fmt.Errorf("reading %s: %v", u, err)
 		}
-		if meta == nil {
-			continue // not served there
+		if strings.TrimSuffix(meta.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+			return "", fmt.Errorf("%s names the issuer %s: give --oauth-issuer exactly as the authorization server's metadata writes it", u, echo.Quoted(meta.Issuer))
 		}
 		if meta.JWKSURI == "" {
 			return "", fmt.Errorf("%s names no jwks_uri: the authorization server must publish the keys its access tokens are signed with", u)
 		}
+		if err := checkFetchURL(meta.JWKSURI); err != nil {
+			return "", fmt.Errorf("%s: jwks_uri %v", u, err)
+		}
 		return meta.JWKSURI, nil
 	}
 	return "", fmt.Errorf("no authorization server metadata at %s: check --oauth-issuer", strings.Join(metadataURLs(issuer), " or "))
+}
+
+// checkFetchURL refuses a URL to fetch keys from that is not https, or
+// http on loopback.
+func checkFetchURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackName(u.Hostname()))) {
+		return fmt.Errorf("%s is not an https URL", echo.Quoted(s))
+	}
+	return nil
 }
 
 // metadataURLs are the addresses of an issuer's metadata: RFC 8414's,
@@ -180,6 +210,13 @@ func metadataURLs(issuer string) []string {
 	}
 }
 
+// statusError is an HTTP status other than 200 OK.
+type statusError int
+
+func (e statusError) Error() string {
+	return fmt.Sprintf("status %d %s", int(e), http.StatusText(int(e)))
+}
+
 // getJSON decodes the JSON document at u into v, reading at most
 // maxDocBytes.
 func getJSON(ctx context.Context, client *http.Client, u string, v any) error {
@@ -194,7 +231,7 @@ func getJSON(ctx context.Context, client *http.Client, u string, v any) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("status %s", resp.Status)
+		return statusError(resp.StatusCode)
 	}
 	return json.NewDecoder(io.LimitReader(resp.Body, maxDocBytes)).Decode(v)
 }

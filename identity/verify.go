@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -84,11 +85,11 @@ func describe(err error) string {
 
 // claims are the access token's claims beyond the registered ones.
 type claims struct {
-	Scope             string   `json:"scope"`
-	Scp               []string `json:"scp"`
-	ClientID          string   `json:"client_id"`
-	Email             string   `json:"email"`
-	PreferredUsername string   `json:"preferred_username"`
+	Scope             string    `json:"scope"`
+	Scp               scopeList `json:"scp"`
+	ClientID          string    `json:"client_id"`
+	Email             string    `json:"email"`
+	PreferredUsername string    `json:"preferred_username"`
 }
 
 // accessTokenTypes are the typ header values of an access token, lower
@@ -108,6 +109,19 @@ func typeAllowed(h jose.Header) bool {
 	s, ok := v.(string)
 	s = strings.TrimPrefix(strings.ToLower(s), "application/")
 	return ok && slices.Contains(accessTokenTypes, s)
+}
+
+// scopeList is an scp claim: an array of scopes (Okta), or one string of
+// them separated by spaces (Microsoft Entra ID).
+type scopeList []string
+
+func (l *scopeList) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*l = strings.Fields(one)
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(l))
 }
 
 // Verify checks an access token and returns its caller. An error that
