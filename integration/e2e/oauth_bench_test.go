@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,17 +28,21 @@ import (
 // over loopback streamable HTTP, one call at a time on one session, with
 // the shared static token, with an OAuth access token (RS256 with a
 // 2048-bit key, ORY Hydra's default, the issuer's keys fetched once), and
-// with the same token and a Cedar policy deciding the call.
+// with the same token and a Cedar policy deciding the call. With
+// FISK_MCP_BASELINE set, the binary it names is measured beside the one
+// under test (bin=before, bin=after), as BenchmarkHTTP200ConcurrentCalls
+// does.
 //
 // Each variant reports the processor time one call cost the server, where
 // the token is checked, and the command it ran (server-cpu-us/call,
-// command-cpu-us/call, read from /proc in 10 ms ticks: unlike the time per
-// call, they barely grow while the machine is busy with others' work), and
-// each OAuth variant x-static and cpu-x-static: its time and its processor
-// time per call over the static variant's in the same run, on the same
-// binary. With FISK_MCP_BASELINE set, the binary it names is measured
-// right before the one under test (bin=before, bin=after), as
-// BenchmarkHTTP200ConcurrentCalls does.
+// command-cpu-us/call, read from /proc in 10 ms ticks), and each OAuth
+// variant x-static and cpu-x-static: its time and its processor time per
+// call over the static variant's on the same binary. On a busy machine the
+// variants' runs, one after the other, differ by more than what a token
+// costs; order=interleaved serves every variant at once and calls each in
+// turn, so that all share the same moments, and reports each one's median
+// time per call (BIN/AUTH-p50-us), processor time per call and ratios to
+// static.
 //
 // The authorization server is a key served on loopback, signing tokens
 // shaped like Hydra's (typ JWT, kid, client_id, scp, jti): the cost is the
@@ -70,49 +75,104 @@ permit (principal in Group::"viewers", action in [Action::"list", Action::"call"
 	if base := os.Getenv(baselineEnv); base != "" {
 		bins = []binary{{"before", base}, {"after", fiskMCP}}
 	}
+	// start serves one variant on one binary, makes the session's first
+	// call (which fetches the issuer's keys), and returns the call and the
+	// server's processor time so far.
+	start := func(b *testing.B, bin string, flags []string, oauth bool) (call func(), cpu func() cpuUse) {
+		url, pid := startBenchServer(b, bin, flags...)
+		token := static
+		if oauth {
+			token = iss.token(b, url)
+		}
+		cs := connectBench(b, url, token)
+		call = func() {
+			res, err := cs.CallTool(b.Context(), &mcp.CallToolParams{Name: "echo", Arguments: args("subject", "bench")})
+			if err != nil || res.IsError {
+				b.Fatalf("echo: %v %s", err, text(res))
+			}
+		}
+		call()
+		return call, (&load{pid: pid}).cpu
+	}
+
 	type cost struct{ wall, cpu time.Duration } // per call
-	statics := map[string]cost{}                // by binary
+	report := func(b *testing.B, prefix string, per, static cost, ok bool) {
+		if ok {
+			b.ReportMetric(float64(per.cpu)/float64(time.Microsecond), prefix+"cpu-us/call")
+		}
+		if static.wall > 0 && per != static {
+			b.ReportMetric(float64(per.wall)/float64(static.wall), prefix+"x-static")
+			if ok && static.cpu > 0 {
+				b.ReportMetric(float64(per.cpu)/float64(static.cpu), prefix+"cpu-x-static")
+			}
+		}
+	}
+
+	statics := map[string]cost{} // by binary
 	for _, v := range variants {
 		for _, bin := range bins {
 			b.Run(fmt.Sprintf("auth=%s/bin=%s", v.name, bin.name), func(b *testing.B) {
-				url, pid := startBenchServer(b, bin.path, v.flags...)
-				token := static
-				if v.name != "static" {
-					token = iss.token(b, url)
-				}
-				cs := connectBench(b, url, token)
-				call := func() {
-					res, err := cs.CallTool(b.Context(), &mcp.CallToolParams{Name: "echo", Arguments: args("subject", "bench")})
-					if err != nil || res.IsError {
-						b.Fatalf("echo: %v %s", err, text(res))
-					}
-				}
-				call() // the session's first call, and the issuer's keys
-				server := &load{pid: pid}
-				before := server.cpu()
+				call, cpu := start(b, bin.path, v.flags, v.name != "static")
+				before := cpu()
 				calls := 0
 				for b.Loop() {
 					call()
 					calls++
 				}
-				used := server.cpu().since(before)
-				per := cost{b.Elapsed() / time.Duration(calls), (used.server + used.command) / time.Duration(calls)}
+				used := cpu().since(before)
+				n := time.Duration(calls)
+				per := cost{b.Elapsed() / n, (used.server + used.command) / n}
 				if used.ok {
-					us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / float64(calls) }
-					b.ReportMetric(us(used.server), "server-cpu-us/call")
-					b.ReportMetric(us(used.command), "command-cpu-us/call")
+					b.ReportMetric(float64(used.server/n)/float64(time.Microsecond), "server-cpu-us/call")
+					b.ReportMetric(float64(used.command/n)/float64(time.Microsecond), "command-cpu-us/call")
 				}
 				if v.name == "static" {
 					statics[bin.name] = per
-				} else if s := statics[bin.name]; s.wall > 0 {
-					b.ReportMetric(float64(per.wall)/float64(s.wall), "x-static")
-					if s.cpu > 0 && used.ok {
-						b.ReportMetric(float64(per.cpu)/float64(s.cpu), "cpu-x-static")
-					}
+				} else {
+					report(b, "", per, statics[bin.name], used.ok)
 				}
 			})
 		}
 	}
+
+	b.Run("order=interleaved", func(b *testing.B) {
+		type arm struct {
+			name   string
+			call   func()
+			cpu    func() cpuUse
+			before cpuUse
+			took   []time.Duration
+		}
+		var arms []*arm
+		for _, bin := range bins {
+			for _, v := range variants {
+				call, cpu := start(b, bin.path, v.flags, v.name != "static")
+				arms = append(arms, &arm{name: bin.name + "/" + v.name, call: call, cpu: cpu})
+			}
+		}
+		for _, a := range arms {
+			a.before = a.cpu()
+		}
+		for b.Loop() {
+			for _, a := range arms {
+				t := time.Now()
+				a.call()
+				a.took = append(a.took, time.Since(t))
+			}
+		}
+		var static cost
+		for i, a := range arms {
+			used := a.cpu().since(a.before)
+			slices.Sort(a.took)
+			per := cost{a.took[len(a.took)/2], (used.server + used.command) / time.Duration(len(a.took))}
+			if i%len(variants) == 0 {
+				static = per
+			}
+			b.ReportMetric(float64(per.wall)/float64(time.Microsecond), a.name+"-p50-us")
+			report(b, a.name+"-", per, static, used.ok)
+		}
+		b.ReportMetric(0, "ns/op")
+	})
 }
 
 // benchIssuer is an authorization server's metadata and RS256 key,
