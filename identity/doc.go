@@ -24,8 +24,15 @@
 // embedded-key headers are never followed: the keys are the issuer's,
 // found from its configured identifier. The issuer must match exactly, the
 // audience must name this resource (RFC 8707: a token meant for another
-// server is refused, never passed on), and exp and nbf hold with
-// [DefaultLeeway].
+// server is refused, never passed on), exp and nbf hold with
+// [DefaultLeeway], and a typ header, where the issuer sets one, names an
+// access token (at+jwt, or JWT), not an ID token or another JWT signed
+// with the same keys.
+//
+// A client sends the same token with every request; a token accepted
+// once is remembered, by its hash, until its exp or until the keys it was
+// verified under are fetched again, whichever comes first, so that the
+// signature is checked once per token rather than once per call.
 //
 // No token passes through: the Authorization header is removed from the
 // request handed on, so nothing behind it (a command's environment, a log

@@ -57,6 +57,8 @@ type Resource struct {
 	metadataURL string
 	metadata    http.Handler
 	keys        *keySet
+	verified    verified
+	now         func() time.Time // time.Now, but in tests
 	log         *slog.Logger
 }
 
@@ -91,6 +93,7 @@ func New(cfg Config) (*Resource, error) {
 		metadataURL: MetadataURL(cfg.Resource),
 		metadata:    auth.ProtectedResourceMetadataHandler(meta),
 		keys:        newKeySet(cfg.Issuer, cfg.Client),
+		now:         time.Now,
 		log:         log,
 	}, nil
 }

@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -62,6 +63,7 @@ func (c *Caller) missing(want []string) []string {
 // fixed words, never anything taken from the token.
 var (
 	errMalformed   = errors.New("the token is not a JWT signed with an accepted algorithm")
+	errType        = errors.New("the token's typ header says it is not an access token")
 	errSignature   = errors.New("the token's signature does not verify")
 	errIssuer      = errors.New("the token was issued by another authorization server")
 	errAudience    = errors.New("the token is not meant for this resource")
@@ -73,7 +75,7 @@ var (
 
 // describe is the reason for a refusal, for the challenge and the body.
 func describe(err error) string {
-	for _, e := range []error{errMalformed, errSignature, errUnknownKey, errIssuer, errAudience, errExpired, errNotYet, errClaims} {
+	for _, e := range []error{errMalformed, errType, errSignature, errUnknownKey, errIssuer, errAudience, errExpired, errNotYet, errClaims} {
 		if errors.Is(err, e) {
 			return e.Error()
 		}
@@ -83,25 +85,80 @@ func describe(err error) string {
 
 // claims are the access token's claims beyond the registered ones.
 type claims struct {
-	Scope             string   `json:"scope"`
-	Scp               []string `json:"scp"`
-	ClientID          string   `json:"client_id"`
-	Email             string   `json:"email"`
-	PreferredUsername string   `json:"preferred_username"`
+	Scope             string    `json:"scope"`
+	Scp               scopeList `json:"scp"`
+	ClientID          string    `json:"client_id"`
+	Email             string    `json:"email"`
+	PreferredUsername string    `json:"preferred_username"`
+}
+
+// accessTokenTypes are the typ header values of an access token, lower
+// case and without the "application/" a media type may omit (RFC 7515
+// §4.1.9): RFC 9068's at+jwt, and JWT, which issuers such as ORY Hydra
+// set. Other JWTs an issuer signs with the same keys (ID tokens, logout
+// tokens, DPoP proofs) name their own type and are refused.
+var accessTokenTypes = []string{"at+jwt", "jwt"}
+
+// typeAllowed reports whether a token's header h has no typ, or one of
+// accessTokenTypes.
+func typeAllowed(h jose.Header) bool {
+	v, ok := h.ExtraHeaders[jose.HeaderType]
+	if !ok {
+		return true
+	}
+	s, ok := v.(string)
+	s = strings.TrimPrefix(strings.ToLower(s), "application/")
+	return ok && slices.Contains(accessTokenTypes, s)
+}
+
+// scopeList is an scp claim: an array of scopes (Okta), or one string of
+// them separated by spaces (Microsoft Entra ID).
+type scopeList []string
+
+func (l *scopeList) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*l = strings.Fields(one)
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(l))
 }
 
 // Verify checks an access token and returns its caller. An error that
 // unwraps to errUnavailable means the issuer's keys could not be had; any
-// other, that the token is refused.
+// other, that the token is refused. A token accepted before, with every
+// scope the resource requires, answers from memory while that answer
+// still holds (see verified).
 func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
-	tok, err := jwt.ParseSigned(token, Algorithms)
-	if err != nil || len(tok.Headers) != 1 {
-		return nil, errMalformed
+	if c, ok := r.verified.get(token, r.now(), r.keys); ok {
+		return c, nil
 	}
-	h := tok.Headers[0]
-	keys, err := r.keys.lookup(ctx, h.KeyID)
+	c, gen, err := r.verify(ctx, token)
 	if err != nil {
 		return nil, err
+	}
+	if len(c.missing(r.cfg.Scopes)) == 0 {
+		r.verified.put(token, c, gen)
+		out := *c
+		c = &out
+	}
+	return c, nil
+}
+
+// verify is Verify without memory: it checks token in full and returns
+// its caller and the generation of the keys that verified it.
+func (r *Resource) verify(ctx context.Context, token string) (*Caller, uint64, error) {
+	tok, err := jwt.ParseSigned(token, Algorithms)
+	if err != nil || len(tok.Headers) != 1 {
+		return nil, 0, errMalformed
+	}
+	h := tok.Headers[0]
+	if !typeAllowed(h) {
+		return nil, 0, errType
+	}
+	keys, gen, err := r.keys.lookup(ctx, h.KeyID)
+	if err != nil {
+		return nil, 0, err
 	}
 	var std jwt.Claims
 	var more claims
@@ -110,36 +167,36 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
 	if len(r.cfg.Claims) > 0 {
 		dest = append(dest, &all)
 	}
-	verified := false
+	signed := false
 	for _, k := range keys {
 		pub := k.Public() // a symmetric key has none
 		if pub.Key == nil || (k.Algorithm != "" && k.Algorithm != h.Algorithm) || (k.Use != "" && k.Use != "sig") {
 			continue
 		}
 		if tok.Claims(pub, dest...) == nil {
-			verified = true
+			signed = true
 			break
 		}
 	}
-	if !verified {
-		return nil, errSignature
+	if !signed {
+		return nil, 0, errSignature
 	}
 	if std.Issuer != r.cfg.Issuer {
-		return nil, errIssuer
+		return nil, 0, errIssuer
 	}
 	if !oauthex.MatchesResource(std.Audience, r.cfg.Resource) {
-		return nil, errAudience
+		return nil, 0, errAudience
 	}
 	if std.Subject == "" || std.Expiry == nil {
-		return nil, errClaims
+		return nil, 0, errClaims
 	}
-	switch err := std.ValidateWithLeeway(jwt.Expected{}, r.cfg.Leeway); {
+	switch err := std.ValidateWithLeeway(jwt.Expected{Time: r.now()}, r.cfg.Leeway); {
 	case errors.Is(err, jwt.ErrExpired):
-		return nil, errExpired
+		return nil, 0, errExpired
 	case errors.Is(err, jwt.ErrNotValidYet), errors.Is(err, jwt.ErrIssuedInTheFuture):
-		return nil, errNotYet
+		return nil, 0, errNotYet
 	case err != nil:
-		return nil, errOtherClaims
+		return nil, 0, errOtherClaims
 	}
 	c := &Caller{Issuer: std.Issuer, Subject: std.Subject, Expiry: std.Expiry.Time(), Scopes: more.Scp}
 	if more.Scope != "" {
@@ -159,7 +216,7 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Caller, error) {
 			break
 		}
 	}
-	return c, nil
+	return c, gen, nil
 }
 
 // The keys of a caller's subject and display name in auth.TokenInfo.Extra.
