@@ -201,7 +201,7 @@ type item struct {
 	// NotYours, on the shared list of a page that signs people in, says
 	// why the person may not decide it; "" when they may.
 	NotYours string
-	list    bool
+	list     bool
 }
 
 // Attr names a field element: id="name" on the local page, class="name"

@@ -90,7 +90,7 @@ type Serving struct {
 	// people in with the authorization server as the OAuth client
 	// --approvals-client-id (its Key the state key); nil otherwise.
 	ApprovalsSignIn *browser.SignIn
-	TokenFromFile bool // HTTP.Token came from --token-file, not the environment
+	TokenFromFile   bool // HTTP.Token came from --token-file, not the environment
 
 	// StateKeyFile and SearchRequestFiles are the files the state key and
 	// Server.SearchRequests were read from; bundle refuses them.
