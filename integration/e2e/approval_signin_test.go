@@ -44,7 +44,10 @@ func personToken(t *testing.T, h *hydra, who signer, resource string) string {
 	h.people.signInAs(who)
 	jar, _ := cookiejar.New(nil)
 	var back *url.URL
-	c := &http.Client{Jar: jar, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
+	// A fresh connection for every request: the transport's retry of a GET
+	// on a reused connection that closed would present Hydra's one-time
+	// verifiers twice.
+	c := &http.Client{Jar: jar, Transport: &http.Transport{DisableKeepAlives: true}, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
 		if strings.HasPrefix(req.URL.String(), redirect) {
 			back = req.URL
 			return http.ErrUseLastResponse
@@ -62,7 +65,11 @@ func personToken(t *testing.T, h *hydra, who signer, resource string) string {
 	}
 	resp.Body.Close()
 	if back == nil || back.Query().Get("code") == "" {
-		t.Fatalf("signing %s in: no code (status %d)", who.Subject, resp.StatusCode)
+		var said url.Values
+		if back != nil {
+			said = back.Query()
+		}
+		t.Fatalf("signing %s in: no code (status %d, location %q, sent back with %v)", who.Subject, resp.StatusCode, resp.Header.Get("Location"), said)
 	}
 	resp, err = http.PostForm(h.issuer+"oauth2/token", url.Values{"grant_type": {"authorization_code"}, "code": {back.Query().Get("code")},
 		"redirect_uri": {redirect}, "client_id": {id}, "code_verifier": {verifier}})
