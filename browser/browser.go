@@ -172,5 +172,18 @@ type Store interface {
 	Delete(ctx context.Context, id string) error
 }
 
+// ApproverStore is a Store that keeps, with a decision, who took it, so
+// that the replica whose call waits can name the person who decided on
+// another replica's page. MemoryStore and natspending's Store are.
+type ApproverStore interface {
+	Store
+	// DecideBy is Decide, recording by (the subject of the person signed
+	// in) as who decided.
+	DecideBy(ctx context.Context, id string, o Outcome, by string) (ok bool, err error)
+	// DecidedBy returns who decided id; "" when nobody was named, or it
+	// is not decided or not held.
+	DecidedBy(ctx context.Context, id string) (string, error)
+}
+
 // ErrUnknown is returned (wrapped) by a Store for an ID it does not hold.
 var ErrUnknown = errors.New("no such pending approval")

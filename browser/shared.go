@@ -96,7 +96,7 @@ func NewShared(o SharedOptions) (*Shared, error) {
 	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(key),
 		guesses: httpguard.NewLimiter(httpguard.LimiterOptions{Now: o.Now}), waiting: waiting{perClient: o.PendingPerClient, total: o.PendingTotal}}
 	if o.SignIn != nil {
-		s.signIn = &signIn{opts: *o.SignIn, decided: map[string]approvedBy{}}
+		s.signIn = &signIn{opts: *o.SignIn, decided: map[string]string{}}
 	}
 	if o.Base == "" {
 		s.base = "/approvals"
@@ -127,7 +127,7 @@ func (s *Shared) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 // Approver names who approves on the shared page, for the call log
 // ([elicit.ApproverNamer]): whoever holds the approver token, or a
-// person signed in whom this replica cannot name (see ApproverOf).
+// person signed in whom the store cannot name (see ApproverOf).
 func (s *Shared) Approver() string {
 	if s.signIn != nil {
 		return "signed-in approver"
@@ -185,8 +185,8 @@ func (s *Shared) Ask(ctx context.Context, r Request) (Outcome, error) {
 	o, err := s.store.Wait(wctx, r.ID)
 	if err == nil {
 		s.ended(r, o)
-		if o != Approved {
-			s.ApproverOf(r.ID)
+		if o == Approved {
+			s.noteApprover(ctx, r)
 		}
 		return o, nil
 	}

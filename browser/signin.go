@@ -62,14 +62,7 @@ type signIn struct {
 	scope    string
 
 	mu      sync.Mutex
-	decided map[string]approvedBy // approval ID → who approved it here
-}
-
-// approvedBy is who approved an approval on this replica's page, kept
-// until its Ask reads it or its deadline passes.
-type approvedBy struct {
-	subject  string
-	deadline time.Time
+	decided map[string]string // approval ID → who approved it, until ApproverOf
 }
 
 // SignInWith finishes configuring a page made with SharedOptions.SignIn:
@@ -297,41 +290,49 @@ func (s *Shared) mayDecide(who *identity.Caller, p Request) (ok bool, why string
 	return false, "the server's policy does not let you approve it"
 }
 
-// decideAs records who's decision o on p in the store. An approval
-// taken is remembered for its Ask (ApproverOf), which waits for the
-// record: the store's decision wakes it.
+// decideAs records who's decision o on p in the store, and who took it
+// when the store keeps that (an ApproverStore: the built-in ones do),
+// for the Ask waiting on any replica to name them.
 func (s *Shared) decideAs(ctx context.Context, who *identity.Caller, p Pending, o Outcome) (bool, error) {
-	if who == nil {
-		return s.store.Decide(ctx, p.ID, o)
+	if as, ok := s.store.(ApproverStore); ok && who != nil {
+		return as.DecideBy(ctx, p.ID, o, who.Subject)
 	}
-	si := s.signIn
-	si.mu.Lock()
-	defer si.mu.Unlock()
-	ok, err := s.store.Decide(ctx, p.ID, o)
-	if err != nil || !ok || o != Approved {
-		return ok, err
-	}
-	now := s.now()
-	for k, a := range si.decided {
-		if !a.deadline.IsZero() && now.After(a.deadline) {
-			delete(si.decided, k)
-		}
-	}
-	si.decided[p.ID] = approvedBy{subject: who.Subject, deadline: p.Deadline}
-	return ok, err
+	return s.store.Decide(ctx, p.ID, o)
 }
 
-// ApproverOf names who approved the approval id on this replica's page,
-// once ([elicit.ApproverOf]); "" when it was not approved here.
+// noteApprover remembers, for ApproverOf, who the store says approved r,
+// on whichever replica's page.
+func (s *Shared) noteApprover(ctx context.Context, r Request) {
+	as, ok := s.store.(ApproverStore)
+	if s.signIn == nil || !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	by, err := as.DecidedBy(ctx, r.ID)
+	if err != nil {
+		s.log.Warn("reading who approved from the store", "approval", r.ID, "err", err)
+	}
+	if by == "" {
+		return
+	}
+	s.signIn.mu.Lock()
+	defer s.signIn.mu.Unlock()
+	s.signIn.decided[r.ID] = by
+}
+
+// ApproverOf names who approved the approval id, once, after its Ask
+// returned Approved ([elicit.ApproverOf]); "" when the store does not
+// keep who decided.
 func (s *Shared) ApproverOf(id string) string {
 	if s.signIn == nil {
 		return ""
 	}
 	s.signIn.mu.Lock()
 	defer s.signIn.mu.Unlock()
-	a := s.signIn.decided[id]
+	by := s.signIn.decided[id]
 	delete(s.signIn.decided, id)
-	return a.subject
+	return by
 }
 
 // nameOf is how the page names a signed-in person.

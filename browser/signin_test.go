@@ -243,6 +243,27 @@ func TestSignedInPeopleDecideOnlyWhatIsTheirsToDecide(t *testing.T) {
 	}
 }
 
+// A call waiting through one replica, approved by a person signed in on
+// another's page, is named as theirs on the first.
+func TestTheReplicaWhoseCallWaitsNamesWhoApprovedOnAnother(t *testing.T) {
+	iss := newTestIssuer(t)
+	store := newNotifyStore()
+	asking, showing := newSignInRig(t, iss, store), newSignInRig(t, iss, store)
+	r := sharedRequest("elsewhere")
+	r.CallerID = iss.url + "#alice"
+	out := askShared(t, t.Context(), asking.s, store, r)
+	bob, list := showing.signInAs(t, iss, "bob", "ops")
+	if p := post(t, bob, showing.url()+"/decide", showing.srv.URL, url.Values{"id": {"elsewhere"}, "decision": {"approve"}, "csrf": {csrfOf(t, list)}}, nil); p.status != http.StatusOK {
+		t.Fatalf("Bob approving on the other replica: %d\n%s", p.status, p.body)
+	}
+	if o := outcome(t, out); o != Approved {
+		t.Fatalf("outcome %q", o)
+	}
+	if who := asking.s.ApproverOf("elsewhere"); who != "bob" {
+		t.Errorf("the asking replica names %q, want bob", who)
+	}
+}
+
 func mustURL(t *testing.T, s string) *url.URL {
 	u, err := url.Parse(s)
 	if err != nil {
