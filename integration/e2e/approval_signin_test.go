@@ -165,6 +165,12 @@ func TestApprovalPageSignsPeopleInAndLetsNobodyApproveTheirOwnCall(t *testing.T)
 	if rec["decision"] != "approved" || rec["caller"] != "alice" || rec["approver"] != "bob" {
 		t.Errorf("the call's line: %v; want it approved, caller alice, approver bob", rec)
 	}
+	decided := srv.log.waitRecord(t, "the page's line of Bob's decision", func(r map[string]any) bool {
+		return r["msg"] == "approval decided on the approvals page"
+	})
+	if decided["approver"] != "bob" || decided["approver_name"] != "bob@example.com" || decided["caller"] != h.issuer+"#alice" {
+		t.Errorf("the page's line: %v; want approver bob (bob@example.com), caller alice", decided)
+	}
 
 	// Bob's approval ran the call once: the same call again waits for a
 	// decision of its own, and Bob's Deny runs nothing.
