@@ -70,8 +70,9 @@ type signIn struct {
 // page signs people in with and whose checks the page's access token
 // passes (issuer, audience, signature, expiry), and may decides whether
 // approver may approve the call of tool (a Request's Tool) made by the
-// caller callerID (a Request's CallerID). The server calls it when it mounts the page. It
-// does nothing on a page of the approver token.
+// caller callerID (a Request's CallerID). The server calls it when it
+// mounts the page; the redirect URI to register is logged. It does
+// nothing on a page of the approver token.
 func (s *Shared) SignInWith(res *identity.Resource, may func(approver *identity.Caller, callerID, tool string) bool) error {
 	if s.signIn == nil {
 		return nil
@@ -84,6 +85,8 @@ func (s *Shared) SignInWith(res *identity.Resource, may func(approver *identity.
 	s.signIn.res, s.signIn.may = res, may
 	s.signIn.redirect = u.Scheme + "://" + u.Host + s.base + "/callback"
 	s.signIn.scope = strings.Join(append([]string{"openid"}, cfg.Scopes...), " ")
+	s.log.Info("the approvals page signs people in with the authorization server", "issuer", cfg.Issuer,
+		"client_id", s.signIn.opts.ClientID, "redirect_uri", s.signIn.redirect)
 	return nil
 }
 
