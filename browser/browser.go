@@ -14,7 +14,8 @@
 //   - [Shared], for a shared HTTP server: the page lives under a path of
 //     the server (/approvals), lists every pending approval of the Store
 //     (shared by replicas), ListPage at a time, and is reachable only with
-//     the approver token, never with the clients' bearer token.
+//     the approver token, or by people signed in with the server's OAuth
+//     authorization server, never with the clients' bearer token.
 //
 // Both bound the approvals waiting in the process, per client
 // (DefaultPendingPerClient) and in all (DefaultPendingTotal), and refuse
@@ -95,6 +96,20 @@
 // until it expires or the token changes. The page never reads the
 // Authorization header: a client's bearer token approves nothing, so the
 // person running the agent and the person approving can differ.
+//
+// With [SignIn] (a server with an OAuth issuer) there is no approver
+// token: the page is an OAuth client of the issuer, and a person signs in
+// through the authorization code flow with PKCE S256, state and nonce.
+// The sign-in under way lives in a cookie (SameSite=Lax, for the return
+// from the issuer's site) holding only a random secret, from which the
+// state, nonce and verifier are derived, signed, and used once. The
+// person is the caller the access token names, checked by the server's
+// own identity Resource; the ID token must carry the sign-in's nonce. The
+// session cookie then holds who they are and the claims a policy reads,
+// signed, never a token. Each pending approval is offered only to those
+// the server's rule lets decide it (the policy's approve action, with the
+// call's caller); a decision posted by anyone else is refused and changes
+// nothing.
 package browser
 
 import (
@@ -155,6 +170,19 @@ type Store interface {
 	Wait(ctx context.Context, id string) (Outcome, error)
 	// Delete forgets an approval, decided or not.
 	Delete(ctx context.Context, id string) error
+}
+
+// ApproverStore is a Store that keeps, with a decision, who took it, so
+// that the replica whose call waits can name the person who decided on
+// another replica's page. MemoryStore and natspending's Store are.
+type ApproverStore interface {
+	Store
+	// DecideBy is Decide, recording by (the subject of the person signed
+	// in) as who decided.
+	DecideBy(ctx context.Context, id string, o Outcome, by string) (ok bool, err error)
+	// DecidedBy returns who decided id; "" when nobody was named, or it
+	// is not decided or not held.
+	DecidedBy(ctx context.Context, id string) (string, error)
 }
 
 // ErrUnknown is returned (wrapped) by a Store for an ID it does not hold.

@@ -22,6 +22,7 @@ type memEntry struct {
 	p       Pending
 	seq     uint64 // insertion order, for approvals created in the same instant
 	outcome Outcome
+	by      string        // who decided, when named
 	done    chan struct{} // closed on the decision or on Delete
 }
 
@@ -65,16 +66,31 @@ func (s *MemoryStore) List(context.Context) ([]Pending, error) {
 }
 
 // Decide records o for id unless it is decided already.
-func (s *MemoryStore) Decide(_ context.Context, id string, o Outcome) (bool, error) {
+func (s *MemoryStore) Decide(ctx context.Context, id string, o Outcome) (bool, error) {
+	return s.DecideBy(ctx, id, o, "")
+}
+
+// DecideBy is Decide, recording who decided ([ApproverStore]).
+func (s *MemoryStore) DecideBy(_ context.Context, id string, o Outcome, by string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.m[id]
 	if !ok || e.outcome != "" {
 		return false, nil
 	}
-	e.outcome = o
+	e.outcome, e.by = o, by
 	close(e.done)
 	return true, nil
+}
+
+// DecidedBy returns who decided id, "" when nobody was named.
+func (s *MemoryStore) DecidedBy(_ context.Context, id string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.m[id]; ok {
+		return e.by, nil
+	}
+	return "", nil
 }
 
 // Wait blocks until id is decided, deleted (ErrUnknown) or ctx ends.

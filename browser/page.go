@@ -109,14 +109,16 @@ var templates = sync.OnceValue(func() *template.Template {
 
 {{define "list"}}{{template "head" .}}<meta http-equiv="refresh" content="5"></head><body><main>
 <h1>Pending approvals</h1>
+{{if .Who}}<p id="who">Signed in as {{.Who}}.</p>{{end}}
 {{with .Pages}}<p id="count">{{.Total}} waiting{{if gt .Last 1}}; page {{.Page}} of {{.Last}}, {{.Size}} a page, oldest first{{end}}.</p>{{end}}
 {{range .Items}}<section id="p-{{.Req.ID}}">
 {{template "fields" .}}
-<form method="post" action="{{$.Action}}">
+{{if .NotYours}}<p class="not-yours">Not yours to decide: {{.NotYours}}.</p>
+{{else}}<form method="post" action="{{$.Action}}">
 <input type="hidden" name="id" value="{{.Req.ID}}"><input type="hidden" name="csrf" value="{{$.CSRF}}">
 <button class="approve" name="decision" value="approve" disabled data-arm>Approve</button>
 <button class="deny" name="decision" value="deny">Deny</button>
-</form></section>
+</form>{{end}}</section>
 {{else}}<p id="empty">Nothing is waiting for approval.</p>{{end}}
 {{with .Pages}}{{if gt .Last 1}}<nav>{{if .Prev}}<a id="prev" href="{{.Prev}}">Previous page</a> {{end}}{{if .Next}}<a id="next" href="{{.Next}}">Next page</a>{{end}}</nav>{{end}}{{end}}
 <form method="post" action="{{.SignOut}}"><input type="hidden" name="csrf" value="{{.CSRF}}"><button id="logout">Sign out</button></form>
@@ -145,7 +147,14 @@ var templates = sync.OnceValue(func() *template.Template {
 </form>
 </main></body></html>{{end}}
 
-{{define "message"}}{{template "head" .}}</head><body><main>
+{{define "signin"}}{{template "head" .}}</head><body><main>
+<h1>Approvals</h1>
+{{if .Message}}<p id="message">{{.Message}}</p>{{end}}
+<p>Sign in with your organisation's account to see and decide the calls waiting for approval.</p>
+<p><a id="signin" href="{{.Action}}">Sign in</a></p>
+</main></body></html>{{end}}
+
+{{define "message"}}{{template "head" .}}{{if .Refresh}}<meta http-equiv="refresh" content="0;url={{.Refresh}}">{{end}}</head><body><main>
 <h1>{{.Title}}</h1>
 <p id="outcome" role="status" data-outcome="{{.Outcome}}">{{.Message}}</p>
 {{if .Back}}<p><a href="{{.Back}}">Back to the pending approvals</a></p>{{end}}
@@ -169,6 +178,8 @@ type view struct {
 	Item    item
 	Items   []item
 	Pages   *pages // the shared list's pagination
+	Who     string // the person signed in on the shared list, if it knows
+	Refresh string // where a message page sends the browser on, at once
 }
 
 // pages says which part of a long list a page shows.
@@ -187,7 +198,10 @@ type item struct {
 	Seconds int
 	Left    string
 	Opened  bool // on the local list: its page was opened
-	list    bool
+	// NotYours, on the shared list of a page that signs people in, says
+	// why the person may not decide it; "" when they may.
+	NotYours string
+	list     bool
 }
 
 // Attr names a field element: id="name" on the local page, class="name"

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fisk-mcp/fisk-mcp/httpguard"
+	"github.com/fisk-mcp/fisk-mcp/identity"
 	"github.com/fisk-mcp/fisk-mcp/internal/ident"
 )
 
@@ -28,8 +29,14 @@ const storeTimeout = 5 * time.Second
 // SharedOptions configures a [Shared].
 type SharedOptions struct {
 	// Token is the approver token; a person signs in to the page with it.
-	// It is not, and must not be, a client's bearer token.
+	// It is not, and must not be, a client's bearer token. Exactly one
+	// of Token and SignIn is set.
 	Token []byte
+	// SignIn, when set, signs people in with the authorization server
+	// instead (see [SignIn] and [Shared.SignInWith]): the page then
+	// knows who decides, offers each person only what they may approve,
+	// and names them in the log.
+	SignIn *SignIn
 	// Store holds the pending approvals, shared by replicas.
 	Store Store
 	// Logger receives approvals shown and decided (Info) and failed
@@ -57,6 +64,8 @@ type SharedOptions struct {
 // cannot approve anything.
 type Shared struct {
 	token    [sha256.Size]byte
+	signIn   *signIn // nil: the approver token signs people in
+	handler  http.Handler
 	store    Store
 	log      *slog.Logger
 	base     string
@@ -69,14 +78,26 @@ type Shared struct {
 
 // NewShared checks o and returns the page.
 func NewShared(o SharedOptions) (*Shared, error) {
-	if len(o.Token) < MinApproverTokenLen {
+	switch {
+	case o.SignIn != nil && len(o.Token) > 0:
+		return nil, errors.New("the approvals page signs people in either with the approver token or with the authorization server, not both")
+	case o.SignIn != nil && o.SignIn.ClientID == "":
+		return nil, errors.New("the approvals page needs its client ID at the authorization server to sign people in (--approvals-client-id)")
+	case o.SignIn == nil && len(o.Token) < MinApproverTokenLen:
 		return nil, fmt.Errorf("the approver token has %d bytes; it needs at least %d, or it can be guessed: make one with: openssl rand -hex 32", len(o.Token), MinApproverTokenLen)
 	}
 	if o.Store == nil {
 		return nil, errors.New("the approvals page needs a store of pending approvals")
 	}
-	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(o.Token),
+	key := o.Token
+	if o.SignIn != nil {
+		key = o.SignIn.Key
+	}
+	s := &Shared{token: sha256.Sum256(o.Token), store: o.Store, log: o.Logger, base: strings.TrimSuffix(o.Base, "/"), now: o.Now, sessions: newSessions(key),
 		guesses: httpguard.NewLimiter(httpguard.LimiterOptions{Now: o.Now}), waiting: waiting{perClient: o.PendingPerClient, total: o.PendingTotal}}
+	if o.SignIn != nil {
+		s.signIn = &signIn{opts: *o.SignIn, decided: map[string]string{}}
+	}
 	if o.Base == "" {
 		s.base = "/approvals"
 	}
@@ -97,12 +118,22 @@ func NewShared(o SharedOptions) (*Shared, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.handler = s.Handler()
 	return s, nil
 }
 
+// ServeHTTP serves the page, as Handler does.
+func (s *Shared) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
 // Approver names who approves on the shared page, for the call log
-// ([elicit.ApproverNamer]): whoever holds the approver token.
-func (*Shared) Approver() string { return "approver token" }
+// ([elicit.ApproverNamer]): whoever holds the approver token, or a
+// person signed in whom the store cannot name (see ApproverOf).
+func (s *Shared) Approver() string {
+	if s.signIn != nil {
+		return "signed-in approver"
+	}
+	return "approver token"
+}
 
 // validBase reports whether base can be the page's path: it is put into
 // ServeMux patterns and a cookie's Path, unescaped.
@@ -154,6 +185,9 @@ func (s *Shared) Ask(ctx context.Context, r Request) (Outcome, error) {
 	o, err := s.store.Wait(wctx, r.ID)
 	if err == nil {
 		s.ended(r, o)
+		if o == Approved {
+			s.noteApprover(ctx, r)
+		}
 		return o, nil
 	}
 	if wctx.Err() == nil {
@@ -181,13 +215,20 @@ func (s *Shared) ended(r Request, o Outcome) {
 }
 
 // Handler serves the page at Base (the list, or the sign-in form),
-// Base+"/login" (POST token), Base+"/decide" (POST id, decision, csrf)
-// and Base+"/logout" (POST csrf). It carries its own authentication; mount it outside the bearer
+// Base+"/login" (POST token) or, signing people in with the authorization
+// server, Base+"/signin" (GET, to it) and Base+"/callback" (back from it),
+// Base+"/decide" (POST id, decision, csrf) and Base+"/logout" (POST
+// csrf). It carries its own authentication; mount it outside the bearer
 // token check.
 func (s *Shared) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+s.base, s.list)
-	mux.HandleFunc("POST "+s.base+"/login", s.login)
+	if s.signIn != nil {
+		mux.HandleFunc("GET "+s.base+"/signin", s.startSignIn)
+		mux.HandleFunc("GET "+s.base+"/callback", s.callback)
+	} else {
+		mux.HandleFunc("POST "+s.base+"/login", s.login)
+	}
 	mux.HandleFunc("POST "+s.base+"/decide", s.decide)
 	mux.HandleFunc("POST "+s.base+"/logout", s.logout)
 	mux.HandleFunc("GET "+s.base+"/{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -199,13 +240,24 @@ func (s *Shared) Handler() http.Handler {
 	return secured(mux)
 }
 
-// session returns r's valid session cookie value, or "".
-func (s *Shared) session(r *http.Request) string {
+// session returns r's valid session cookie value, or "", and for a page
+// that signs people in who it names.
+func (s *Shared) session(r *http.Request) (string, *identity.Caller) {
 	c, err := r.Cookie(sessionCookie)
-	if err != nil || !s.sessions.valid(c.Value, s.now()) {
-		return ""
+	if err != nil {
+		return "", nil
 	}
-	return c.Value
+	if s.signIn != nil {
+		who, ok := s.sessions.personOf(c.Value, s.now())
+		if !ok {
+			return "", nil
+		}
+		return c.Value, who
+	}
+	if !s.sessions.valid(c.Value, s.now()) {
+		return "", nil
+	}
+	return c.Value, nil
 }
 
 // fromPage checks that a POST comes from a page of this server: its
@@ -263,6 +315,10 @@ func (s *Shared) refuse(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Shared) loginForm(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if s.signIn != nil {
+		render(w, r, s.log, status, "signin", view{Title: "Approvals: sign in", Action: s.base + "/signin", Message: msg})
+		return
+	}
 	render(w, r, s.log, status, "login", view{Title: "Approvals: sign in", Action: s.base + "/login", Message: msg})
 }
 
@@ -302,7 +358,7 @@ func (s *Shared) login(w http.ResponseWriter, r *http.Request) {
 // session itself, which is stateless (see sessions): a copy of the cookie
 // stays good until it expires or the approver token changes.
 func (s *Shared) logout(w http.ResponseWriter, r *http.Request) {
-	sess := s.session(r)
+	sess, _ := s.session(r)
 	if sess == "" || !s.fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
 		s.refuse(w, r)
 		return
@@ -312,7 +368,7 @@ func (s *Shared) logout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
-	sess := s.session(r)
+	sess, who := s.session(r)
 	if sess == "" {
 		s.loginForm(w, r, http.StatusOK, "")
 		return
@@ -326,12 +382,19 @@ func (s *Shared) list(w http.ResponseWriter, r *http.Request) {
 	pg := s.page(len(ps), r.URL.Query().Get("page"))
 	now := s.now()
 	ps = ps[(pg.Page-1)*pg.Size : min(pg.Page*pg.Size, len(ps))]
-	items := make([]item, len(ps))
+	v := view{Title: "Pending approvals", Script: countdown + arming, Action: s.base + "/decide", SignOut: s.base + "/logout",
+		CSRF: s.sessions.csrf(sess), Items: make([]item, len(ps)), Pages: pg}
 	for i, p := range ps {
-		items[i] = newItem(p.Request, now, true)
+		v.Items[i] = newItem(p.Request, now, true)
+		if who != nil {
+			ok, why := s.mayDecide(who, p.Request)
+			v.Items[i].NotYours = map[bool]string{false: why}[ok]
+		}
 	}
-	render(w, r, s.log, http.StatusOK, "list", view{Title: "Pending approvals", Script: countdown + arming, Action: s.base + "/decide", SignOut: s.base + "/logout",
-		CSRF: s.sessions.csrf(sess), Items: items, Pages: pg})
+	if who != nil {
+		v.Who = nameOf(who)
+	}
+	render(w, r, s.log, http.StatusOK, "list", v)
 }
 
 // ListPage is how many approvals one page of the shared list shows: a
@@ -370,7 +433,7 @@ func (s *Shared) pending(ctx context.Context) ([]Pending, error) {
 }
 
 func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
-	sess := s.session(r)
+	sess, who := s.session(r)
 	if sess == "" || !s.fromPage(r) || !form(w, r) || !equal(r.PostForm.Get("csrf"), s.sessions.csrf(sess)) {
 		s.refuse(w, r)
 		return
@@ -387,8 +450,16 @@ func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, ok, err := s.find(r.Context(), id)
+	if err == nil && ok && who != nil {
+		if may, why := s.mayDecide(who, p.Request); !may {
+			s.log.Warn("refusing a decision on the approvals page: not the person's to take", "approval", id, "tool", p.Tool,
+				"approver", who.Subject, "caller", p.CallerID, "why", why)
+			message(w, r, s.log, http.StatusForbidden, "Not yours to decide", "You may not decide this approval: "+why+".", "", s.base)
+			return
+		}
+	}
 	if err == nil && ok {
-		ok, err = s.store.Decide(r.Context(), id, o)
+		ok, err = s.decideAs(r.Context(), who, p, o)
 	}
 	if err != nil {
 		s.log.Warn("deciding an approval", "approval", id, "err", err)
@@ -397,6 +468,12 @@ func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	if !ok {
 		s.gone(w, r)
+		return
+	}
+	if who != nil {
+		s.log.Info("approval decided on the approvals page", "approval", id, "tool", p.Tool, "outcome", string(o),
+			"approver", who.Subject, "approver_name", who.Display, "caller", p.CallerID, "remote", r.RemoteAddr)
+		message(w, r, s.log, http.StatusOK, "Decided", outcomeText[o], o, s.base)
 		return
 	}
 	// Everyone signs in with the one token: the address is what tells

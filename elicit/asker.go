@@ -26,6 +26,16 @@ type ApproverNamer interface {
 	Approver() string
 }
 
+// ApproverOf is an Asker whose page tells the people who approve apart
+// (they sign in with the authorization server): ApproverOf names who
+// approved the approval of ID id once its Ask has returned
+// OutcomeApproved (their subject), "" when the page cannot say (another
+// replica's page decided). It answers once per approval. The gate prefers
+// it to ApproverNamer.
+type ApproverOf interface {
+	ApproverOf(id string) string
+}
+
 // ErrNotShown is wrapped by an Asker's error when the page could not be
 // put in front of the person (the opener failed): asking again would fail
 // the same way until the operator fixes it, so the model is not told to
@@ -55,6 +65,11 @@ type PageRequest struct {
 	// waiting: a digest of [Prompt.Client], the same for every call of one
 	// client. It is not shown.
 	Caller string
+	// CallerID is the identity of the call's caller (the SDK's
+	// auth.TokenInfo.UserID, issuer#subject), "" for a caller without
+	// one: a page that signs people in asks its policy whether the person
+	// may approve this caller's call, and refuses their own.
+	CallerID string
 	// Deadline is when the approval times out.
 	Deadline time.Time
 }

@@ -119,6 +119,7 @@ func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q quest
 		Trigger:     escape(trigger),
 		Client:      escape(askedBy(req)),
 		Caller:      hashString(p.Client),
+		CallerID:    userID(req),
 		Deadline:    g.now().Add(wait),
 	}
 	stop := g.tellWaiting(ctx, req, br.Deadline)
@@ -130,6 +131,11 @@ func (g *Gate) askBrowser(ctx context.Context, req *mcp.CallToolRequest, q quest
 		d.Approver = viaBrowser
 		if n, ok := g.browser.(ApproverNamer); ok {
 			d.Approver = n.Approver()
+		}
+		if a, ok := g.browser.(ApproverOf); ok {
+			if who := a.ApproverOf(nonce); who != "" {
+				d.Approver = who
+			}
 		}
 	}
 	return d

@@ -229,6 +229,20 @@ type namedBrowser struct{ *fakeBrowser }
 
 func (namedBrowser) Approver() string { return "local user" }
 
+// signedInBrowser is a namedBrowser whose page tells people apart, and
+// knows who approved only the approvals it decided.
+type signedInBrowser struct {
+	namedBrowser
+	who string
+}
+
+func (b signedInBrowser) ApproverOf(id string) string {
+	if rs := b.requests(); len(rs) == 0 || rs[len(rs)-1].ID != id {
+		return ""
+	}
+	return b.who
+}
+
 func TestBrowserApprovalNamesItsApprover(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -238,6 +252,8 @@ func TestBrowserApprovalNamesItsApprover(t *testing.T) {
 		{"named by the page", namedBrowser{deciding(OutcomeApproved, nil)}, "local user"},
 		{"unnamed", deciding(OutcomeApproved, nil), viaBrowser},
 		{"denied names nobody", namedBrowser{deciding(OutcomeDenied, nil)}, ""},
+		{"the person signed in on the page", signedInBrowser{namedBrowser{deciding(OutcomeApproved, nil)}, "bob"}, "bob"},
+		{"a page that cannot say who falls back to its name", signedInBrowser{namedBrowser{deciding(OutcomeApproved, nil)}, ""}, "local user"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -83,8 +83,9 @@ type Decision struct {
 	Via string
 	// Approver says who approved an approved call, for the log:
 	// ApproverCaller through elicitation (the caller the approval was
-	// bound to answered it), or in the browser what its Asker names
-	// (see [ApproverNamer]), "browser" when it names nothing. "" for a
+	// bound to answered it), or in the browser who its Asker names (see
+	// [ApproverOf] and [ApproverNamer]), "browser" when it names nobody.
+	// "" for a
 	// decision that is not an approval.
 	Approver string
 }

@@ -3,8 +3,10 @@ package plan
 import (
 	"fmt"
 	"net"
+	"os"
 	"strings"
 
+	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/fisk-mcp/fisk-mcp/httpguard"
 )
 
@@ -24,6 +26,8 @@ func (p *Plan) resolveApproval() []error {
 		}{
 			{p.set.Named("approval-opener"), sp.approvalOpener != ""},
 			{p.set.Named("approver-token-file"), sp.approverTokenFile != ""},
+			{p.set.Named("approvals-client-id"), sp.approvalsClientID != ""},
+			{p.set.Named("approvals-client-secret-file"), sp.approvalsSecretFile != ""},
 		} {
 			if o.set {
 				fail("%s only applies when approvals are asked in the browser: add --approval browser or elicit-or-browser, or remove it", o.name)
@@ -38,6 +42,9 @@ func (p *Plan) resolveApproval() []error {
 		}
 	}
 	h := &sp.HTTP
+	if h.OAuth.Issuer != "" || sp.approvalsClientID != "" || sp.approvalsSecretFile != "" {
+		return append(errs, p.resolveApprovalsSignIn()...)
+	}
 	if sp.approverTokenFile != "" {
 		if h.Addr == "" {
 			fail("%s only applies to streamable HTTP (the page lives at /approvals of the server): add --http ADDR, or remove it and approvals open on this machine's desktop", p.set.Named("approver-token-file"))
@@ -72,4 +79,41 @@ func loopbackAddr(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// resolveApprovalsSignIn checks the /approvals page of a server with an
+// OAuth issuer: it signs people in with the issuer, as the client
+// --approvals-client-id, and takes no approver token, so that nobody
+// holds a key that approves without saying who they are.
+func (p *Plan) resolveApprovalsSignIn() []error {
+	sp, h := p.Serving, &p.Serving.HTTP
+	var errs []error
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	switch {
+	case h.OAuth.Issuer == "":
+		fail("%s only applies with %s: the page signs people in with that authorization server; without one, give %s", p.set.Named("approvals-client-id"), p.set.Named("oauth-issuer"), p.set.Named("approver-token-file"))
+	case sp.approverTokenFile != "":
+		fail("%s and %s exclude each other: with an authorization server the approvals page signs people in with it (%s), so that nobody approves without saying who they are; remove %s", p.set.Named("oauth-issuer"), p.set.Named("approver-token-file"), p.set.Named("approvals-client-id"), p.set.Named("approver-token-file"))
+	case sp.approvalsClientID == "" && sp.approvalsSecretFile != "":
+		fail("%s needs %s: name the page's client at the authorization server", p.set.Named("approvals-client-secret-file"), p.set.Named("approvals-client-id"))
+	case sp.approvalsClientID == "":
+		if !loopbackAddr(h.Addr) {
+			fail("%s %s on %s: a server others reach has no desktop of the person's to open the approval page on; give %s ID, the page's OAuth client at the authorization server, and people approve at /approvals of this server, signed in", p.set.Named("approval"), sp.Approval.Mode, h.Addr, p.set.Named("approvals-client-id"))
+		}
+	case sp.approvalOpener != "":
+		fail("%s and %s exclude each other: a shared server's approvals are made at its /approvals page, not opened on its machine", p.set.Named("approval-opener"), p.set.Named("approvals-client-id"))
+	default:
+		si := &browser.SignIn{ClientID: sp.approvalsClientID, Key: sp.Approval.Key}
+		if sp.approvalsSecretFile != "" {
+			b, err := os.ReadFile(sp.approvalsSecretFile)
+			si.ClientSecret = strings.TrimSpace(string(b))
+			if err != nil {
+				fail("%s: %v; point it at a readable file holding the page's client secret", p.set.Named("approvals-client-secret-file"), err)
+			} else if si.ClientSecret == "" {
+				fail("%s %s is empty; write the client secret the authorization server gave the page into it", p.set.Named("approvals-client-secret-file"), sp.approvalsSecretFile)
+			}
+		}
+		sp.ApprovalsSignIn = si
+	}
+	return errs
 }

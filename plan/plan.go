@@ -24,6 +24,7 @@ import (
 
 	"github.com/choria-io/fisk"
 
+	"github.com/fisk-mcp/fisk-mcp/browser"
 	"github.com/fisk-mcp/fisk-mcp/catalog"
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/elicit/natsstore"
@@ -85,7 +86,11 @@ type Serving struct {
 	// the platform's own.
 	ApproverToken string
 	Opener        []string
-	TokenFromFile bool // HTTP.Token came from --token-file, not the environment
+	// ApprovalsSignIn, with --oauth-issuer, makes the /approvals page sign
+	// people in with the authorization server as the OAuth client
+	// --approvals-client-id (its Key the state key); nil otherwise.
+	ApprovalsSignIn *browser.SignIn
+	TokenFromFile   bool // HTTP.Token came from --token-file, not the environment
 
 	// StateKeyFile and SearchRequestFiles are the files the state key and
 	// Server.SearchRequests were read from; bundle refuses them.
@@ -97,6 +102,19 @@ type Serving struct {
 	PolicyClaims policy.Claims
 
 	tokenFile, approvalOpener, approverTokenFile string
+	approvalsClientID, approvalsSecretFile       string
+}
+
+// SharesApprovals reports whether approvals in the browser are decided on
+// the /approvals page of this server.
+func (sp *Serving) SharesApprovals() bool { return sp.ApproverToken != "" || sp.ApprovalsSignIn != nil }
+
+// ApproverSignIn says how a person signs in on the /approvals page.
+func (sp *Serving) ApproverSignIn() string {
+	if sp.ApprovalsSignIn != nil {
+		return "signing in with the authorization server"
+	}
+	return "with the approver token"
 }
 
 // New returns an empty plan; serving says whether it has the serving

@@ -42,16 +42,23 @@ type Rights struct {
 	Tools  []Right `json:"tools"`
 }
 
-// Right is one tool's: whether the caller sees it, and may run it (a
-// tool it does not see, it may not run).
+// Right is one tool's: whether the caller sees it, may run it (a tool it
+// does not see, it may not run), and may approve another caller's gated
+// call of it on the approvals page.
 type Right struct {
-	Name string `json:"name"`
-	List bool   `json:"list"`
-	Call bool   `json:"call"`
+	Name    string `json:"name"`
+	List    bool   `json:"list"`
+	Call    bool   `json:"call"`
+	Approve bool   `json:"approve"`
 }
 
+// anotherCaller is the caller of the call Check asks about approving:
+// a user who is not the one checked.
+const anotherCaller = "(another issuer)#(another user)"
+
 // Check is what caller may list and call of tools, the tools MCP clients
-// are served.
+// are served, and which of their gated calls by another user it may
+// approve.
 func (p *Policy) Check(caller *Caller, tools []exposure.Tool) Rights {
 	r := Rights{Caller: caller.ID(), Tools: []Right{}}
 	for _, t := range tools {
@@ -59,17 +66,24 @@ func (p *Policy) Check(caller *Caller, tools []exposure.Tool) Rights {
 			continue
 		}
 		list := p.Allowed(caller, List, t)
-		r.Tools = append(r.Tools, Right{Name: t.Name(), List: list, Call: list && p.Allowed(caller, Call, t)})
+		c, ok := t.(exposure.Confirmable)
+		gated := !ok || c.NeedsConfirm()
+		r.Tools = append(r.Tools, Right{Name: t.Name(), List: list, Call: list && p.Allowed(caller, Call, t),
+			Approve: gated && p.Approves(caller, anotherCaller, t)})
 	}
 	return r
 }
 
 // Write prints r for a person: the tools the caller may call, those it
-// may only see, and how many it may not see.
+// may only see, how many it may not see, and the gated tools whose calls
+// by others it may approve.
 func (r Rights) Write(w io.Writer) error {
-	var call, list []string
+	var call, list, approve []string
 	hidden := 0
 	for _, t := range r.Tools {
+		if t.Approve {
+			approve = append(approve, t.Name)
+		}
 		switch {
 		case t.Call:
 			call = append(call, t.Name)
@@ -79,7 +93,7 @@ func (r Rights) Write(w io.Writer) error {
 			hidden++
 		}
 	}
-	_, err := fmt.Fprintf(w, "caller %s\ncalls (%d): %s\nlists only (%d): %s\ndenied (%d of %d tools)\n",
-		r.Caller, len(call), strings.Join(call, " "), len(list), strings.Join(list, " "), hidden, len(r.Tools))
+	_, err := fmt.Fprintf(w, "caller %s\ncalls (%d): %s\nlists only (%d): %s\ndenied (%d of %d tools)\napproves others' calls (%d): %s\n",
+		r.Caller, len(call), strings.Join(call, " "), len(list), strings.Join(list, " "), hidden, len(r.Tools), len(approve), strings.Join(approve, " "))
 	return err
 }

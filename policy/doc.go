@@ -17,15 +17,19 @@
 //     confused with a user, whose identifier always holds a "#";
 //   - the tool, Tool::"<name>", with application, tags, read_only,
 //     destructive and gated;
-//   - the actions Action::"list", Action::"call" and Action::"approve"
-//     (declared for approvals by identity, not yet consulted).
+//   - the actions Action::"list", Action::"call" and Action::"approve";
+//     approve is asked when a person signed in on the shared approvals
+//     page decides a gated call, with the person as principal and the
+//     call's caller as context.caller ([Policy.Approves]), so that a
+//     policy can say "nobody approves their own call".
 //
 // The claims read are a named set ([Claims]): email, preferred_username
 // and groups by default, each name configurable for a provider that
 // calls them otherwise. A claim the token lacks is an attribute the
 // caller lacks; a policy that needs it does not apply, so it denies.
 //
-// No request context (address, time) is given: what a caller may list
+// No request context (address, time) is given, beyond approve's caller:
+// what a caller may list
 // depends on its rights alone, so its list varies by authorization and
 // never by connection.
 //

@@ -32,7 +32,9 @@ const (
 	List Action = "list"
 	// Call: run the tool, directly or through an executor.
 	Call Action = "call"
-	// Approve: approve a gated call of the tool (not yet consulted).
+	// Approve: approve another's gated call of the tool on the shared
+	// approvals page; decided by [Policy.Approves], which gives the call's
+	// caller.
 	Approve Action = "approve"
 )
 
@@ -111,13 +113,14 @@ func (p *Policy) File() string { return p.file }
 // Claims are the claim names the policy's callers are built with.
 func (p *Policy) Claims() Claims { return p.claims }
 
-// Allowed reports whether caller may do action with tool. Anything the
+// Allowed reports whether caller may list or call tool (for Approve,
+// which needs the call's caller, see Approves). Anything the
 // policy does not permit is denied, and so is an unknown action, a nil
 // caller and a policy that errs on this request (it needs an attribute
 // the caller lacks).
 func (p *Policy) Allowed(caller *Caller, action Action, tool exposure.Tool) bool {
 	act, ok := actions[action]
-	if p == nil || caller == nil || tool == nil || !ok {
+	if p == nil || caller == nil || tool == nil || !ok || action == Approve {
 		return false
 	}
 	t := cachedToolEntity(tool)
@@ -126,11 +129,50 @@ func (p *Policy) Allowed(caller *Caller, action Action, tool exposure.Tool) bool
 	return d == cedar.Allow
 }
 
+// Approves reports whether approver may approve, on the approvals page,
+// a gated call of tool made by the caller whose ID is callerID
+// (issuer#subject, StaticID or LocalID). The call's caller is the
+// context's caller: a policy compares it with the principal ("nobody
+// approves their own call"); of its attributes only kind is known,
+// since the page holds the call, not the caller's token.
+func (p *Policy) Approves(approver *Caller, callerID string, tool exposure.Tool) bool {
+	if p == nil || approver == nil || tool == nil || callerID == "" {
+		return false
+	}
+	kind := "user"
+	if callerID == StaticID || callerID == LocalID {
+		kind = callerID
+	}
+	caller := types.Entity{UID: types.NewEntityUID("Caller", types.String(callerID)),
+		Attributes: types.NewRecord(types.RecordMap{"kind": types.String(kind)})}
+	if caller.UID == approver.entity.UID {
+		caller = approver.entity
+	}
+	t := cachedToolEntity(tool)
+	req := cedar.Request{Principal: approver.entity.UID, Action: actions[Approve], Resource: t.UID,
+		Context: types.NewRecord(types.RecordMap{"caller": caller.UID})}
+	d, _ := cedar.Authorize(p.set, trio{approver.entity, t, caller}, req)
+	return d == cedar.Allow
+}
+
 // pair is the entities of one request: the caller and the tool. A group
 // needs no entity of its own: it is known as the caller's parent.
 type pair [2]types.Entity
 
 func (e pair) Get(uid types.EntityUID) (types.Entity, bool) {
+	for _, x := range e {
+		if x.UID == uid {
+			return x, true
+		}
+	}
+	return types.Entity{}, false
+}
+
+// trio is the entities of an approve request: the approver, the tool
+// and the call's caller.
+type trio [3]types.Entity
+
+func (e trio) Get(uid types.EntityUID) (types.Entity, bool) {
 	for _, x := range e {
 		if x.UID == uid {
 			return x, true

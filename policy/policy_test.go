@@ -94,8 +94,7 @@ func TestAllowed(t *testing.T) {
 		{"a viewer does not list a destructive tool", viewer, policy.List, rm, false},
 		{"a viewer does not call a writing tool", viewer, policy.Call, add, false},
 		{"a group is a parent: ops calls a destructive tool", ops, policy.Call, rm, true},
-		{"approve is permitted only where a policy says so", viewer, policy.Approve, info, false},
-		{"ops approves, being permitted every action", ops, policy.Approve, rm, true},
+		{"approve is never decided without the call's caller", ops, policy.Approve, rm, false},
 		{"an email claim is read", alice, policy.List, dbInfo, true},
 		{"the email rule gives nothing else", alice, policy.Call, dbInfo, false},
 		{"a user without the email claim is not matched by an email rule", nobody, policy.List, dbInfo, false},
@@ -110,6 +109,47 @@ func TestAllowed(t *testing.T) {
 				t.Errorf("Allowed(%v, %s, %s) = %v, want %v", c.caller, c.action, c.tool.name, got, c.want)
 			}
 		})
+	}
+}
+
+// fourEyes is the four-eyes example of docs/teams.md.
+const fourEyes = `
+@id("ops-approve")
+permit (principal in Group::"ops", action == Action::"approve", resource);
+@id("viewers-approve-reads")
+permit (principal in Group::"viewers", action == Action::"approve", resource) when { !resource.destructive };
+@id("not-your-own")
+forbid (principal, action == Action::"approve", resource) when { context.caller == principal };
+`
+
+func TestApprovesReadsTheCallsCaller(t *testing.T) {
+	p := mustParse(t, teams+fourEyes, policy.Claims{})
+	const aliceID, carolID = "https://auth.example.com#alice", "https://auth.example.com#carol"
+	viewer := p.User("https://auth.example.com#bob", map[string]any{"groups": []any{"viewers"}})
+	carol := p.User(carolID, map[string]any{"groups": []any{"ops"}})
+	for _, c := range []struct {
+		name     string
+		approver *policy.Caller
+		callerID string
+		tool     *tool
+		want     bool
+	}{
+		{"ops approves another's destructive call", carol, aliceID, rm, true},
+		{"nobody approves their own call, ops included", carol, carolID, rm, false},
+		{"a viewer does not approve a destructive call", viewer, aliceID, rm, false},
+		{"a viewer approves another's harmless call", viewer, aliceID, add, true},
+		{"a call of the static caller is another's", carol, policy.StaticID, rm, true},
+		{"a call without a caller is approved by no one", carol, "", rm, false},
+		{"a nil approver approves nothing", nil, aliceID, rm, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := p.Approves(c.approver, c.callerID, c.tool); got != c.want {
+				t.Errorf("Approves(%v, %s, %s) = %v, want %v", c.approver, c.callerID, c.tool.name, got, c.want)
+			}
+		})
+	}
+	if p := mustParse(t, teams, policy.Claims{}); p.Approves(viewer, aliceID, info) {
+		t.Error("approve is permitted although no policy says so")
 	}
 }
 
@@ -209,9 +249,14 @@ func TestCheckSaysWhatACallerMayListAndCall(t *testing.T) {
 	if err := p.Check(bob, []exposure.Tool{info, rm, add}).Write(&out); err != nil {
 		t.Fatal(err)
 	}
-	want := "caller https://auth.example.com/#bob\ncalls (1): nats_stream_info\nlists only (0): \ndenied (2 of 3 tools)\n"
+	want := "caller https://auth.example.com/#bob\ncalls (1): nats_stream_info\nlists only (0): \ndenied (2 of 3 tools)\napproves others' calls (0): \n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	ops := mustParse(t, teams+fourEyes, policy.Claims{})
+	carol := ops.User("https://auth.example.com#carol", map[string]any{"groups": []any{"ops"}})
+	if got := ops.Check(carol, []exposure.Tool{info, rm, add}); !got.Tools[1].Approve || got.Tools[0].Approve || got.Tools[2].Approve {
+		t.Errorf("ops's rights %+v: want approve on the gated %s only", got.Tools, rm.name)
 	}
 	if _, err := p.ReadCaller(filepath.Join(t.TempDir(), "none.json")); err == nil || !strings.Contains(err.Error(), "local") {
 		t.Errorf("a missing claims file: %v", err)

@@ -113,7 +113,8 @@ type HTTPConfig struct {
 	IdleTimeout time.Duration
 	// Approvals, if set, serves the approval page of a shared server at
 	// /approvals and below. It carries its own authentication (the
-	// approver's token, never Token) and checks; the Host and Origin
+	// approver's token, or with OAuth a sign-in with the issuer: see
+	// approvalsSignIn; never Token) and checks; the Host and Origin
 	// checks apply to it as to /mcp.
 	Approvals http.Handler
 }
@@ -254,6 +255,11 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 			return nil, err
 		}
 		gc.Auth = res
+		if page, ok := cfg.Approvals.(approvalsSignIn); ok {
+			if err := page.SignInWith(res, s.mayApprove); err != nil {
+				return nil, err
+			}
+		}
 		for _, p := range identity.MetadataPaths(oc.Resource) {
 			mux.Handle(p, res.Metadata())
 		}

@@ -18,6 +18,12 @@ import (
 // to another (a decision or a delete, from any replica) reads again, and
 // then finds the approval decided or gone.
 func (s *Store) Decide(ctx context.Context, id string, o browser.Outcome) (bool, error) {
+	return s.DecideBy(ctx, id, o, "")
+}
+
+// DecideBy is Decide, recording by as who decided
+// (browser.ApproverStore).
+func (s *Store) DecideBy(ctx context.Context, id string, o browser.Outcome, by string) (bool, error) {
 	if o == "" {
 		return false, errors.New("deciding an approval needs an outcome")
 	}
@@ -29,7 +35,7 @@ func (s *Store) Decide(ctx context.Context, id string, o browser.Outcome) (bool,
 		return false, err
 	}
 	for {
-		ok, again, err := s.decideOnce(ctx, kv, id, o)
+		ok, again, err := s.decideOnce(ctx, kv, id, o, by)
 		if !again {
 			return ok, err
 		}
@@ -38,7 +44,7 @@ func (s *Store) Decide(ctx context.Context, id string, o browser.Outcome) (bool,
 
 // decideOnce is one read and compare-and-set; again says the write lost a
 // race and must be tried anew.
-func (s *Store) decideOnce(ctx context.Context, kv jetstream.KeyValue, id string, o browser.Outcome) (ok, again bool, err error) {
+func (s *Store) decideOnce(ctx context.Context, kv jetstream.KeyValue, id string, o browser.Outcome, by string) (ok, again bool, err error) {
 	octx, cancel := s.op(ctx)
 	defer cancel()
 	e, err := kv.Get(octx, id)
@@ -55,7 +61,7 @@ func (s *Store) decideOnce(ctx context.Context, kv jetstream.KeyValue, id string
 	if r.Outcome != "" {
 		return false, false, nil
 	}
-	r.Outcome = o
+	r.Outcome, r.By = o, by
 	value, err := json.Marshal(r)
 	if err != nil {
 		return false, false, err
@@ -68,6 +74,29 @@ func (s *Store) decideOnce(ctx context.Context, kv jetstream.KeyValue, id string
 		return false, true, nil
 	}
 	return false, false, s.failed(ctx, err)
+}
+
+// DecidedBy returns who decided id (browser.ApproverStore): "" when
+// nobody was named, or it is undecided or gone.
+func (s *Store) DecidedBy(ctx context.Context, id string) (string, error) {
+	if !validID(id) {
+		return "", nil
+	}
+	kv, _, err := s.conn.KeyValue(ctx)
+	if err != nil {
+		return "", err
+	}
+	octx, cancel := s.op(ctx)
+	defer cancel()
+	e, err := kv.Get(octx, id)
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound), errors.Is(err, jetstream.ErrKeyDeleted):
+		return "", nil
+	case err != nil:
+		return "", s.failed(ctx, err)
+	}
+	r, err := s.decode(id, e.Value())
+	return r.By, err
 }
 
 // Wait implements browser.Store. It joins the store's one watch over the

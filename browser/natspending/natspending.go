@@ -78,12 +78,14 @@ type Store struct {
 	hub  hub
 }
 
-var _ browser.Store = (*Store)(nil)
+var _ browser.ApproverStore = (*Store)(nil)
 
 // record is the value of an approval's key.
 type record struct {
 	Pending browser.Pending `json:"pending"`
 	Outcome browser.Outcome `json:"outcome"`
+	// By is who decided, when the page named them.
+	By string `json:"by,omitempty"`
 }
 
 // Open connects and ensures the bucket. An unreachable server is not an

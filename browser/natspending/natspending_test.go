@@ -95,6 +95,42 @@ func TestAnApprovalWaitingOnOneReplicaIsDecidedOnTheOthersPage(t *testing.T) {
 	}
 }
 
+// A decision carries who took it to the replica whose call waits, and
+// the caller's identity of a pending approval travels with it.
+func TestWhoDecidedIsReadOnTheOtherReplica(t *testing.T) {
+	url := natstest.Start(t).URL()
+	asking, showing := open(t, Config{NATS: natsconn.Config{URL: url}}), open(t, Config{NATS: natsconn.Config{URL: url}})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	p := approval("d2hvLWRlY2lkZWQtaXQtMDEyMzQ1Njc4")
+	p.CallerID = "https://auth.example.com/#alice"
+	if err := asking.Put(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if by, err := asking.DecidedBy(ctx, p.ID); by != "" || err != nil {
+		t.Fatalf("undecided, it was decided by %q, %v", by, err)
+	}
+	list, err := showing.List(ctx)
+	if err != nil || len(list) != 1 || list[0].CallerID != p.CallerID {
+		t.Fatalf("the other replica lists %+v, %v; want the caller's identity", list, err)
+	}
+	if ok, err := showing.DecideBy(ctx, p.ID, browser.Approved, "bob"); !ok || err != nil {
+		t.Fatalf("deciding: %v, %v", ok, err)
+	}
+	if o, err := asking.Wait(ctx, p.ID); o != browser.Approved || err != nil {
+		t.Fatalf("waited: %q, %v", o, err)
+	}
+	if by, err := asking.DecidedBy(ctx, p.ID); by != "bob" || err != nil {
+		t.Errorf("decided by %q, %v; want bob", by, err)
+	}
+	if ok, _ := showing.DecideBy(ctx, p.ID, browser.Denied, "carol"); ok {
+		t.Error("a second decision counted")
+	}
+	if by, _ := asking.DecidedBy(ctx, p.ID); by != "bob" {
+		t.Errorf("after a second decision, decided by %q", by)
+	}
+}
+
 // waiting puts p and waits on it in a goroutine; the context bounds the
 // test, so that a Wait that hangs fails it.
 func waiting(t *testing.T, s *Store, p browser.Pending) (context.Context, <-chan error) {

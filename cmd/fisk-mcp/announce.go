@@ -36,8 +36,8 @@ func announce(log *slog.Logger, p *plan.Plan, l plan.Loader, set *exposure.ToolS
 		how, wait := approvalHow(sp)
 		log.Info("gated tools need a person's approval", "tools", gated, "how", how, "wait", wait)
 	}
-	if addr != "" && sp.ApproverToken != "" {
-		log.Info("approvals are decided on the approval page, with the approver token", "url", "http://"+server.ConnectAddr(addr)+"/approvals")
+	if addr != "" && sp.SharesApprovals() {
+		log.Info("approvals are decided on the approval page, "+sp.ApproverSignIn(), "url", "http://"+server.ConnectAddr(addr)+"/approvals")
 	}
 	if addr == "" {
 		log.Info("serving MCP over stdio", "timeout", sp.Server.Timeout, "concurrency", sp.Server.Concurrency)
@@ -74,8 +74,8 @@ func approvalHow(sp *plan.Serving) (how, wait string) {
 		elicitWait, browserWait = elicit.DefaultTimeout, elicit.DefaultBrowserTimeout
 	}
 	page := "a page opened in this machine's browser"
-	if sp.ApproverToken != "" {
-		page = "the approval page of this server (/approvals, with the approver token)"
+	if sp.SharesApprovals() {
+		page = "the approval page of this server (/approvals, " + sp.ApproverSignIn() + ")"
 	}
 	switch a.Mode {
 	case elicit.ModeBrowser:

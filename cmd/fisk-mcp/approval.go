@@ -24,7 +24,7 @@ func warnApprovalWait(log *slog.Logger, a elicit.Options) {
 
 // openApprovals builds what asks in the browser, when the plan's approval
 // mode may: the /approvals page of a shared HTTP server, given an approver
-// token (its pending approvals in the replay store's NATS server when
+// token or an OAuth client to sign people in as (its pending approvals in the replay store's NATS server when
 // there is one, so every replica's page lists them), or else a page opened
 // on this machine. page is the handler the HTTP server mounts; closeFn
 // releases what was opened.
@@ -34,7 +34,7 @@ func openApprovals(ctx context.Context, sp *plan.Serving, log *slog.Logger) (ask
 		return nil, nil, closeFn, nil
 	}
 	log = log.With("approvals", "browser")
-	if sp.ApproverToken == "" {
+	if !sp.SharesApprovals() {
 		open := browser.DefaultOpener()
 		if len(sp.Opener) > 0 {
 			open = browser.CommandOpener(sp.Opener)
@@ -54,10 +54,10 @@ func openApprovals(ctx context.Context, sp *plan.Serving, log *slog.Logger) (ask
 		}
 		store, closeFn = ns, ns.Close
 	}
-	shared, err := browser.NewShared(browser.SharedOptions{Token: []byte(sp.ApproverToken), Store: store, Logger: log, Origins: sp.HTTP.AllowOrigins})
+	shared, err := browser.NewShared(browser.SharedOptions{Token: []byte(sp.ApproverToken), SignIn: sp.ApprovalsSignIn, Store: store, Logger: log, Origins: sp.HTTP.AllowOrigins})
 	if err != nil {
 		closeFn()
 		return nil, nil, func() {}, err
 	}
-	return shared, shared.Handler(), closeFn, nil
+	return shared, shared, closeFn, nil
 }

@@ -16,6 +16,8 @@ func TestApprovalSettingsThatCannotWorkAreRefused(t *testing.T) {
 	app := fakeApp(t, dir, "tool")
 	clientTok := writeFile(t, dir, "client.tok", "client-token-0123456789", 0o600)
 	approverTok := writeFile(t, dir, "approver.tok", "approver-token-0123456789", 0o600)
+	empty := writeFile(t, dir, "empty.secret", "\n", 0o600)
+	const issuer = "https://auth.example.com/"
 	cases := []struct {
 		name string
 		args []string
@@ -27,6 +29,12 @@ func TestApprovalSettingsThatCannotWorkAreRefused(t *testing.T) {
 		{"approver token is the clients' token", []string{"--approval", "browser", "--http", "127.0.0.1:0", "--token-file", clientTok, "--approver-token-file", clientTok}, "holds the clients' bearer token"},
 		{"opener and approver token", []string{"--approval", "browser", "--http", "127.0.0.1:0", "--token-file", clientTok, "--approver-token-file", approverTok, "--approval-opener", "firefox"}, "exclude each other"},
 		{"shared server without an approver token", []string{"--approval", "elicit-or-browser", "--http", "0.0.0.0:0", "--token-file", clientTok}, "give --approver-token-file FILE"},
+		{"a page client without OAuth", []string{"--approval", "browser", "--http", "0.0.0.0:0", "--token-file", clientTok, "--approvals-client-id", "page"}, "--approvals-client-id only applies with --oauth-issuer"},
+		{"a page client without the browser", []string{"--http", "127.0.0.1:0", "--oauth-issuer", issuer, "--approvals-client-id", "page"}, "--approvals-client-id only applies when approvals are asked in the browser"},
+		{"an approver token beside OAuth", []string{"--approval", "browser", "--http", "127.0.0.1:0", "--oauth-issuer", issuer, "--approvals-client-id", "page", "--approver-token-file", approverTok}, "nobody approves without saying who they are"},
+		{"a secret without a page client", []string{"--approval", "browser", "--http", "127.0.0.1:0", "--oauth-issuer", issuer, "--approvals-client-secret-file", approverTok}, "needs --approvals-client-id"},
+		{"an empty page secret", []string{"--approval", "browser", "--http", "127.0.0.1:0", "--oauth-issuer", issuer, "--approvals-client-id", "page", "--approvals-client-secret-file", empty}, "is empty"},
+		{"a shared OAuth server without a page client", []string{"--approval", "browser", "--http", "0.0.0.0:0", "--oauth-issuer", issuer, "--oauth-resource", "https://mcp.example.com/mcp"}, "give --approvals-client-id ID"},
 		{"an unknown mode", []string{"--approval", "email"}, "email"},
 		{"a zero wait", []string{"--elicit-timeout", "0s"}, "--elicit-timeout 0s: give a positive duration"},
 	}
@@ -61,6 +69,16 @@ func TestApprovalSettingsThatWorkArePlanned(t *testing.T) {
 	}
 	if got := c.planned.Serving.ApproverToken; got != "approver-token-0123456789" {
 		t.Errorf("approver token = %q", got)
+	}
+
+	secret := writeFile(t, dir, "page.secret", "page-secret\n", 0o600)
+	c, _, err = parse(t, "serve", "--approval", "browser", "--http", "0.0.0.0:0", "--oauth-issuer", "https://auth.example.com/", "--oauth-resource", "https://mcp.example.com/mcp",
+		"--approvals-client-id", "page", "--approvals-client-secret-file", secret, app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si := c.planned.Serving.ApprovalsSignIn; si == nil || si.ClientID != "page" || si.ClientSecret != "page-secret" || c.planned.Serving.ApproverToken != "" {
+		t.Errorf("the page's sign-in = %+v", si)
 	}
 
 	// A desktop HTTP server on loopback opens the page locally.

@@ -19,7 +19,7 @@ type policyCheck struct {
 
 func (c *cli) registerPolicy(app *fisk.Application) {
 	pc := &policyCheck{sel: plan.New(false)}
-	cmd := app.Command("policy", "Check a --policy file").Command("check", "Print what a caller may list and call of the apps' tools under a Cedar policy").Action(func(*fisk.ParseContext) error { return c.runPolicyCheck(pc) })
+	cmd := app.Command("policy", "Check a --policy file").Command("check", "Print what a caller may list, call and approve of the apps' tools under a Cedar policy").Action(func(*fisk.ParseContext) error { return c.runPolicyCheck(pc) })
 	cmd.Flag("policy", "The Cedar policy file (docs/teams.md)").PlaceHolder("FILE").Required().StringVar(&pc.file)
 	cmd.Flag("as", "The caller: a JSON file of its token's claims (iss, sub, groups, email, ...), or local or static").PlaceHolder("CLAIMS.json").Required().StringVar(&pc.as)
 	cmd.Flag("policy-groups-claim", "The token claim holding the caller's groups (default groups)").PlaceHolder("CLAIM").StringVar(&pc.claims.Groups)
