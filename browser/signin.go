@@ -360,3 +360,9 @@ func logField(s string) string {
 	}
 	return s
 }
+
+// SignsPeopleIn reports whether the page signs people in with the
+// authorization server and asks who may decide each call
+// ([elicit.SignsPeopleIn]): only then is it asked about a call whose
+// caller may not approve it.
+func (s *Shared) SignsPeopleIn() bool { return s.signIn != nil }

@@ -184,6 +184,11 @@ func noCapability() Decision {
 		Message: "Not run: this command needs a person's approval, but the connected client cannot ask a person (it does not support form elicitation), so the gated command cannot run here."}
 }
 
+func othersOnly() Decision {
+	return Decision{Code: CodeNoCapability, Detail: "the policy lets no caller approve their own call of this tool, and no approvals page signs people in: serve with --oauth-issuer, --approvals-client-id and --approval browser (or elicit-or-browser) so someone else approves it on /approvals",
+		Message: "Not run: this command needs approval by someone other than its caller, and this server cannot ask anyone else, so it cannot run here; do not retry."}
+}
+
 func statelessSession() Decision {
 	return Decision{Code: CodeNoCapability, Detail: "stateless HTTP session on a protocol version older than 2026-07-28; serve without --stateless so such a client can be asked",
 		Message: "Not run: this command needs a person's approval, but this server runs over stateless HTTP and cannot ask a person on the client's protocol version, so the gated command cannot run here."}

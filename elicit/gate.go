@@ -206,6 +206,12 @@ func (g *Gate) decide(ctx context.Context, req *mcp.CallToolRequest, p Prompt) (
 		commandLine: p.CommandLine,
 	}
 	r, _ := ctx.Value(roundKey{}).(*round)
+	if p.OthersOnly {
+		if s, ok := g.browser.(SignsPeopleIn); ok && g.mode.UsesBrowser() && s.SignsPeopleIn() {
+			return g.askBrowser(ctx, req, q, p), nil, nil
+		}
+		return othersOnly(), nil, nil
+	}
 	if g.mode == ModeBrowser {
 		// The client is never asked, so nothing it sends is an answer.
 		return g.askBrowser(ctx, req, q, p), nil, nil

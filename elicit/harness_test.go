@@ -37,6 +37,7 @@ type fixture struct {
 	decisions   []Decision // every decision, in order: Check's and the middleware's
 	refusals    []Refusal  // what the middleware reported
 	fingerprint string     // the tools' Prompt.Binding
+	othersOnly  bool       // fixtureOptions.othersOnly
 
 	// run, if set, is called where the command would run.
 	run func(ctx context.Context)
@@ -55,11 +56,12 @@ type fixtureOptions struct {
 	clock         *fakeClock
 	timer         *fakeTimer
 	serverOptions *mcp.ServerOptions
+	othersOnly    bool // Prompt.OthersOnly: the caller may not approve
 }
 
 func newFixture(t *testing.T, o fixtureOptions) *fixture {
 	t.Helper()
-	f := &fixture{t: t, gaveUp: make(chan struct{}), decided: make(chan Decision, 64)}
+	f := &fixture{t: t, gaveUp: make(chan struct{}), decided: make(chan Decision, 64), othersOnly: o.othersOnly}
 	o.gate.OnDecision = func(_ context.Context, r Refusal) {
 		f.record(r.Decision)
 		f.mu.Lock()
@@ -121,6 +123,7 @@ func (f *fixture) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		CommandLine: "fixture " + req.Params.Name + " -- " + in.Name,
 		Trigger:     "ai:confirm",
 		Binding:     f.currentFingerprint(),
+		OthersOnly:  f.othersOnly,
 	})
 	f.record(d)
 	select {

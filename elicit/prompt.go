@@ -35,6 +35,22 @@ type Prompt struct {
 	// client can make it hold. It is not bound: a retry may come over
 	// another connection. "" is one client, as on stdio.
 	Client string
+	// OthersOnly says that the caller may not approve this call: only
+	// someone else may (a policy's approve action refuses the caller their
+	// own call). It is never asked through the caller's client, whose
+	// person is the caller; only a page that signs people in, and asks
+	// who may decide, is asked (see [SignsPeopleIn]). Without one the
+	// call is refused unasked.
+	OthersOnly bool
+}
+
+// SignsPeopleIn is implemented by an [Asker] whose page knows who decides
+// and lets only those allowed decide a call, such as the shared approvals
+// page signing people in with the authorization server. A gate asks only
+// such a page about a call whose caller may not approve it
+// ([Prompt.OthersOnly]).
+type SignsPeopleIn interface {
+	SignsPeopleIn() bool
 }
 
 // MaxShownCommandLine bounds, in bytes, the command line a person is asked

@@ -53,6 +53,13 @@ func (a *access) callable(t exposure.Tool) bool {
 	return a == nil || (a.p.Allowed(a.c, policy.List, t) && a.p.Allowed(a.c, policy.Call, t))
 }
 
+// approvesOwn reports whether the caller may approve its own call of t,
+// through its client or on a page: the policy's approve action with the
+// caller as both approver and caller.
+func (a *access) approvesOwn(t exposure.Tool) bool {
+	return a == nil || a.p.Approves(a.c, a.c.ID(), t)
+}
+
 // filter is a.visible as discovery takes it: nil for everything.
 func (a *access) filter() func(exposure.Tool) bool {
 	if a == nil {

@@ -94,7 +94,7 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 	defer end()
 
 	if gate.NeedsConfirm() {
-		answer, approved, err := s.approve(ctx, req, rec, gate.ConfirmTrigger(), p)
+		answer, approved, err := s.approve(ctx, req, rec, gate.ConfirmTrigger(), p, !a.approvesOwn(tool))
 		if err != nil || !approved {
 			return answer, err
 		}
@@ -172,7 +172,7 @@ func (s *Server) commandLine(name string, argv []string) string {
 // refusal, or the protocol error of a requestState this server did not
 // issue. The approval is bound to the call's binding, the tool's identity
 // in the set it was prepared in.
-func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, trigger string, p *prepared) (res *mcp.CallToolResult, ok bool, err error) {
+func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, trigger string, p *prepared, othersOnly bool) (res *mcp.CallToolResult, ok bool, err error) {
 	res, d, err := s.cfg.Gate.Check(ctx, req, elicit.Prompt{
 		Tool:        rec.tool,
 		Arguments:   p.call.Arguments(),
@@ -180,6 +180,7 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *cal
 		Trigger:     trigger,
 		Binding:     p.binding,
 		Client:      clientOf(req),
+		OthersOnly:  othersOnly,
 	})
 	rec.decided(d)
 	switch {
