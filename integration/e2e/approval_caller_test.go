@@ -17,11 +17,18 @@ func connectAs(t *testing.T, srv *httpServer, token string) *mcp.ClientSession {
 	t.Helper()
 	as := *srv
 	as.token = token
-	return as.connect(t, client{protocol: modernProtocol, manual: true,
+	cs := as.connect(t, client{protocol: modernProtocol, manual: true,
 		elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			t.Error("the server elicited directly on 2026-07-28")
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		}})
+	// The SDK's client falls back to an older version when its
+	// server/discover fails for any reason: say so, with the server's log,
+	// rather than fail later on a question that cannot be asked.
+	if v := cs.InitializeResult().ProtocolVersion; v != modernProtocol {
+		t.Fatalf("the client negotiated %s, not %s: its server/discover failed; the server's log:\n%s", v, modernProtocol, srv.log.String())
+	}
+	return cs
 }
 
 // An approval belongs to the caller it was asked for, on every replica:
