@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -21,12 +22,18 @@ func BenchmarkCallTelemetry(b *testing.B) {
 		w.WriteHeader(http.StatusOK)
 	}))
 	b.Cleanup(collector.Close)
-	env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_BSP_SCHEDULE_DELAY": "100"}
-	on, err := telemetry.New(b.Context(), telemetry.Options{Prometheus: true, Getenv: func(k string) string { return env[k] }})
+	b.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
+	b.Setenv("OTEL_BSP_SCHEDULE_DELAY", "100")
+	on, err := telemetry.New(b.Context(), telemetry.Options{Prometheus: true})
 	if err != nil || on == nil {
 		b.Fatalf("telemetry.New: %v, %v", on, err)
 	}
-	b.Cleanup(func() { on.Shutdown(b.Context()) })
+	b.Cleanup(func() {
+		on.Shutdown(context.Background())
+		if received.Load() == 0 {
+			b.Error("the collector received nothing: telemetry was not on")
+		}
+	})
 	set := fixtureSet(b, exposure.Policy{})
 	for _, tc := range []struct {
 		name string

@@ -26,12 +26,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -60,8 +62,13 @@ type Options struct {
 	// command line may say more than an operator's trace backend should
 	// hold.
 	CommandLine bool
-	// Getenv reads the environment; nil is os.Getenv.
+	// Getenv reads the environment to decide what is on; nil is
+	// os.Getenv. The exporters read their own settings from the process
+	// environment.
 	Getenv func(string) string
+	// Logger receives the exporters' failures (a collector that cannot be
+	// reached), at Warn; nil is slog.Default().
+	Logger *slog.Logger
 }
 
 // Telemetry is fisk-mcp's spans and metrics. A nil *Telemetry is off.
@@ -134,6 +141,14 @@ func New(ctx context.Context, opts Options) (*Telemetry, error) {
 		res, _ = resource.Merge(res, resource.NewSchemaless(attribute.String("service.name", "fisk-mcp")))
 	}
 	t := &Telemetry{commandLine: opts.CommandLine}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	// The SDK's own reports go to the process's log, never to stdout.
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		log.Warn("telemetry: exporting failed", "err", err)
+	}))
 	if traces {
 		exp, err := otlptracehttp.New(ctx)
 		if err != nil {

@@ -24,6 +24,7 @@ func startTelemetry(ctx context.Context, sp *plan.Serving, log *slog.Logger) (_ 
 		Prometheus:     sp.Metrics != "",
 		ServiceVersion: buildVersion(),
 		CommandLine:    sp.TraceCommandLine,
+		Logger:         log,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("telemetry: %w (docs/telemetry.md lists the settings)", err)
