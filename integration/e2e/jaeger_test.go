@@ -181,8 +181,9 @@ func (s jaegerSpan) parent() string {
 	return ""
 }
 
-// trace reads trace id from Jaeger once it holds a span named last.
-func (j *jaeger) trace(t *testing.T, id, last string) []jaegerSpan {
+// trace reads trace id from Jaeger once complete says it holds what the
+// test waits for.
+func (j *jaeger) trace(t *testing.T, id string, complete func([]jaegerSpan) bool) []jaegerSpan {
 	t.Helper()
 	var spans []jaegerSpan
 	waitFor(t, "the trace in Jaeger", func() bool {
@@ -200,12 +201,7 @@ func (j *jaeger) trace(t *testing.T, id, last string) []jaegerSpan {
 			return false
 		}
 		spans = body.Data[0].Spans
-		for _, s := range spans {
-			if s.OperationName == last {
-				return true
-			}
-		}
-		return false
+		return complete(spans)
 	})
 	return spans
 }
@@ -220,53 +216,82 @@ func randomHex(t *testing.T, n int) string {
 }
 
 // TestTracesOfAGatedCallReachJaegerInTheClientsTrace exports to a real
-// Jaeger: a gated call, sent with a traceparent in params._meta, is one
-// server span in the client's trace, with the conventions' attributes,
-// and children for the approval wait, the replay-store write, the slot
-// and the run; the call's log line names the same trace.
+// Jaeger: a gated call, sent with a traceparent in params._meta, is a
+// server span in the client's trace, with the conventions' attributes, and
+// children for the approval wait, the replay-store write, the slot and the
+// run; the call's log line names the same trace and span. On 2026-07-28
+// the question and the answered retry are two server spans, the second
+// linked to the first.
 func TestTracesOfAGatedCallReachJaegerInTheClientsTrace(t *testing.T) {
 	j := startJaeger(t)
-	c := client{protocol: legacyProtocol, env: []string{
-		"OTEL_EXPORTER_OTLP_ENDPOINT=" + j.otlp,
-		"OTEL_SERVICE_NAME=fisk-mcp-e2e",
-		"OTEL_BSP_SCHEDULE_DELAY=100",
-	}, elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
-	}}
-	s := startStdio(t, c, fixtureBin)
-	traceID, parentID := randomHex(t, 16), randomHex(t, 8)
-	res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{
-		Name:      "touch",
-		Arguments: args("path", filepath.Join(t.TempDir(), "touched")),
-		Meta:      mcp.Meta{"traceparent": "00-" + traceID + "-" + parentID + "-01"},
-	})
-	if err != nil || res.IsError {
-		t.Fatalf("the gated call failed: %v %s", err, text(res))
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			c := client{protocol: proto, env: []string{
+				"OTEL_EXPORTER_OTLP_ENDPOINT=" + j.otlp,
+				"OTEL_SERVICE_NAME=fisk-mcp-e2e",
+				"OTEL_BSP_SCHEDULE_DELAY=100",
+			}, elicit: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}, nil
+			}}
+			s := startStdio(t, c, fixtureBin)
+			traceID, parentID := randomHex(t, 16), randomHex(t, 8)
+			res, err := s.cs.CallTool(t.Context(), &mcp.CallToolParams{
+				Name:      "touch",
+				Arguments: args("path", filepath.Join(t.TempDir(), "touched")),
+				Meta:      mcp.Meta{"traceparent": "00-" + traceID + "-" + parentID + "-01"},
+			})
+			if err != nil || res.IsError {
+				t.Fatalf("the gated call failed: %v %s", err, text(res))
+			}
+			rec := s.log.callRecord(t, "touch")
+			if rec["trace_id"] != traceID {
+				t.Errorf("the call's log line has trace_id %v, want %s: %v", rec["trace_id"], traceID, rec)
+			}
+			requests := 1
+			if proto == modernProtocol {
+				requests = 2
+			}
+			spans := j.trace(t, traceID, func(spans []jaegerSpan) bool {
+				n := 0
+				for _, sp := range spans {
+					if sp.OperationName == "tools/call touch" {
+						n++
+					}
+				}
+				return n == requests
+			})
+			checkGatedCallTrace(t, spans, proto, parentID, rec["span_id"])
+		})
 	}
-	rec := s.log.callRecord(t, "touch")
-	if rec["trace_id"] != traceID {
-		t.Errorf("the call's log line has trace_id %v, want %s: %v", rec["trace_id"], traceID, rec)
-	}
+}
 
-	spans := j.trace(t, traceID, "tools/call touch")
+// checkGatedCallTrace checks the spans of one approved call of touch.
+func checkGatedCallTrace(t *testing.T, spans []jaegerSpan, proto, parentID string, loggedSpan any) {
+	t.Helper()
 	byName := map[string][]jaegerSpan{}
 	for _, sp := range spans {
 		byName[sp.OperationName] = append(byName[sp.OperationName], sp)
 	}
-	reqs := byName["tools/call touch"]
-	if len(reqs) != 1 {
-		t.Fatalf("%d server spans named %q; spans: %+v", len(reqs), "tools/call touch", spans)
+	var req, asked jaegerSpan
+	for _, sp := range byName["tools/call touch"] {
+		if sp.parent() != parentID {
+			t.Errorf("server span %s has parent %q, want the client's %s", sp.SpanID, sp.parent(), parentID)
+		}
+		if sp.tag("fisk_mcp.outcome") == "input_required" {
+			asked = sp
+		} else {
+			req = sp
+		}
 	}
-	req := reqs[0]
-	if req.parent() != parentID {
-		t.Errorf("the server span's parent is %q, want the client's %s", req.parent(), parentID)
+	if req.SpanID == "" {
+		t.Fatalf("no server span of the approved call; spans: %+v", spans)
 	}
-	if rec["span_id"] != req.SpanID {
-		t.Errorf("the log line's span_id %v is not the server span's %s", rec["span_id"], req.SpanID)
+	if loggedSpan != req.SpanID {
+		t.Errorf("the log line's span_id %v is not the server span's %s", loggedSpan, req.SpanID)
 	}
 	for key, want := range map[string]string{
 		"mcp.method.name": "tools/call", "gen_ai.tool.name": "touch", "gen_ai.operation.name": "execute_tool",
-		"mcp.protocol.version": legacyProtocol, "network.transport": "pipe", "span.kind": "server",
+		"mcp.protocol.version": proto, "network.transport": "pipe", "span.kind": "server",
 		"fisk_mcp.kind": "application", "fisk_mcp.decision": "approved", "fisk_mcp.outcome": "ok",
 		"fisk_mcp.application": "fixture",
 	} {
@@ -274,8 +299,21 @@ func TestTracesOfAGatedCallReachJaegerInTheClientsTrace(t *testing.T) {
 			t.Errorf("server span %s = %q, want %q", key, got, want)
 		}
 	}
-	if req.tag("fisk_mcp.approval") == "" || req.tag("fisk_mcp.gate.trigger") == "" {
+	nonce := req.tag("fisk_mcp.approval")
+	if nonce == "" || req.tag("fisk_mcp.gate.trigger") == "" {
 		t.Errorf("server span lacks the approval nonce or the gate trigger: %+v", req.Tags)
+	}
+	if proto == modernProtocol {
+		if asked.SpanID == "" || asked.tag("fisk_mcp.approval") != nonce {
+			t.Fatalf("no server span of the question with nonce %s; spans: %+v", nonce, spans)
+		}
+		linked := false
+		for _, r := range req.References {
+			linked = linked || (r.RefType == "FOLLOWS_FROM" && r.SpanID == asked.SpanID)
+		}
+		if !linked {
+			t.Errorf("the answered request's span does not link to the question's %s: %+v", asked.SpanID, req.References)
+		}
 	}
 	child := func(name string, parent jaegerSpan) jaegerSpan {
 		t.Helper()
