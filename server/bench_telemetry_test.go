@@ -12,7 +12,8 @@ import (
 )
 
 // BenchmarkCallTelemetry measures a trivial command's call (the fixture's
-// echo) with telemetry off and on, in the same run: on is every span and
+// echo), and an in-process tool's, with telemetry off and on, in the same
+// run: on is every span and
 // metric, exported over OTLP/HTTP to a local collector that accepts and
 // drops, with the Prometheus handler built. The goal is under 2 % more.
 func BenchmarkCallTelemetry(b *testing.B) {
@@ -34,21 +35,30 @@ func BenchmarkCallTelemetry(b *testing.B) {
 			b.Error("the collector received nothing: telemetry was not on")
 		}
 	})
-	set := fixtureSet(b, exposure.Policy{})
-	for _, tc := range []struct {
+	// The command's call, and an in-process tool's, which has no process
+	// start to hide the server's own cost in.
+	for _, tool := range []struct {
 		name string
-		tel  *telemetry.Telemetry
-	}{{"off", nil}, {"on", on}} {
-		b.Run(tc.name, func(b *testing.B) {
-			s, _ := newServer(b, Config{Telemetry: tc.tel}, set)
-			cs := connect(b, s, legacyVersion, nil)
-			args := map[string]any{"context": "bench", "subject": "hello"}
-			b.ReportAllocs()
-			for b.Loop() {
-				if res := call(b, cs, "echo", args); res.IsError {
-					b.Fatal(text(res))
+		set  *exposure.ToolSet
+		args map[string]any
+	}{
+		{"echo", fixtureSet(b, exposure.Policy{}), map[string]any{"context": "bench", "subject": "hello"}},
+		{"echo_json", customSet(b, echoTool(b)), map[string]any{"word": "hi"}},
+	} {
+		for _, tc := range []struct {
+			name string
+			tel  *telemetry.Telemetry
+		}{{"off", nil}, {"on", on}} {
+			b.Run(tool.name+"/"+tc.name, func(b *testing.B) {
+				s, _ := newServer(b, Config{Telemetry: tc.tel}, tool.set)
+				cs := connect(b, s, legacyVersion, nil)
+				b.ReportAllocs()
+				for b.Loop() {
+					if res := call(b, cs, tool.name, tool.args); res.IsError {
+						b.Fatal(text(res))
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
