@@ -194,6 +194,13 @@ func TestMetricsCountCallsApprovalsAndRefusalsWithBoundedSeries(t *testing.T) {
 			t.Errorf("an argument value is a label: %s", s)
 		}
 	}
+	// A session that ends is timed.
+	if err := cs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the session's duration", func() bool {
+		return value(scrape(t, url), "mcp_server_session_duration_seconds", map[string]string{"network_transport": "tcp"}) == 1
+	})
 }
 
 // TestMetricsOnATakenPortIsAWarningNotAFailedStart starts a second server
