@@ -26,7 +26,7 @@ var layers = [][]string{
 	{"internal/logging"},
 	// 2: the domain's foundations: approval hashing, binary identity,
 	// process supervision, the stores' NATS connection, files written in
-	// someone else's house; telemetry to come.
+	// someone else's house; telemetry.
 	{"canonical", "fileid", "procgroup", "natsconn", "ownfiles", "telemetry"},
 	// 3, 4, 5: running a binary (a tool call, its introspection), and the
 	// tool model built from what it describes.

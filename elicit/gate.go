@@ -357,7 +357,7 @@ func (g *Gate) judgeClaims(ctx context.Context, req *mcp.CallToolRequest, b bind
 	if !ok || answer == nil {
 		return forged(fmt.Sprintf("the answer is a %T, not an elicitation result", resp)), true
 	}
-	fresh, err := g.replay.Use(ctx, UsedState{Nonce: c.Nonce, Issued: c.issued(), Expires: c.expiry(), Now: now, Client: client})
+	fresh, err := g.use(ctx, UsedState{Nonce: c.Nonce, Issued: c.issued(), Expires: c.expiry(), Now: now, Client: client})
 	switch {
 	case errors.Is(err, ErrIssuedBeforeStart):
 		return expired(err.Error()), true

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/telemetry"
 )
 
 // ReplayStore is the record of used request states: what makes an approval
@@ -50,3 +52,17 @@ var ErrReplayStoreFull = errors.New("the record of used approvals is full")
 // isExpired is the one definition of expiry, shared by the state check and
 // the memory store's sweep.
 func isExpired(expires, now time.Time) bool { return !now.Before(expires) }
+
+// use records u in the gate's replay store, inside a span of its own when
+// the call is traced: the store may be a NATS server away.
+func (g *Gate) use(ctx context.Context, u UsedState) (fresh bool, err error) {
+	ctx, span := telemetry.Start(ctx, "replay store write")
+	fresh, err = g.replay.Use(ctx, u)
+	if span.IsRecording() {
+		if err != nil {
+			telemetry.Fail(span, string(CodeUnavailable))
+		}
+		span.End()
+	}
+	return fresh, err
+}

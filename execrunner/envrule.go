@@ -11,7 +11,9 @@ import (
 // let it act as the person or the agent beyond the application it runs.
 // Each variable is decided once, by the first of these that applies:
 //
-//  1. FISK_MCP_TOKEN, the server's own token: scrubbed, always.
+//  1. FISK_MCP_TOKEN, the server's own token, and OTEL_EXPORTER_*, the
+//     server's own telemetry exporters' settings (OTEL_EXPORTER_OTLP_HEADERS
+//     holds a collector's key): scrubbed, always.
 //  2. A name in EnvRule.Scrub (--scrub-env): scrubbed.
 //  3. A name in EnvRule.Keep (--keep-env): kept.
 //  4. A name the served application declares as the environment variable
@@ -49,7 +51,7 @@ type EnvRule struct {
 
 // RuleText describes the built-in part of the rule in one line, for the
 // tools listing and the startup log.
-const RuleText = "scrubbed: the built-in credential names; names containing TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, PRIVATE, APIKEY or API_KEY, or with a _-separated word KEY, PASS, AUTH, CREDS, DSN or COOKIE; agent and IPC sockets (*SOCK, *SOCKET, SSH_AGENT_PID, GPG_AGENT_INFO, DBUS_SESSION_BUS_ADDRESS) and KUBECONFIG; URLs with a password. Kept: PATH, HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, COLORTERM, TZ, TMPDIR, XDG_*, the variables an app declares for its own flags, and --keep-env names; --scrub-env names are always scrubbed"
+const RuleText = "scrubbed: the built-in credential names; OTEL_EXPORTER_* (the server's own telemetry settings); names containing TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL, PRIVATE, APIKEY or API_KEY, or with a _-separated word KEY, PASS, AUTH, CREDS, DSN or COOKIE; agent and IPC sockets (*SOCK, *SOCKET, SSH_AGENT_PID, GPG_AGENT_INFO, DBUS_SESSION_BUS_ADDRESS) and KUBECONFIG; URLs with a password. Kept: PATH, HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, COLORTERM, TZ, TMPDIR, XDG_*, the variables an app declares for its own flags, and --keep-env names; --scrub-env names are always scrubbed"
 
 // verdict is what the rule decided for one variable.
 type verdict int
@@ -69,7 +71,7 @@ const (
 func decide(scrubNames, keepNames map[string]bool, name, value string) verdict {
 	upper := strings.ToUpper(name)
 	switch {
-	case upper == TokenEnvVar:
+	case upper == TokenEnvVar, strings.HasPrefix(upper, "OTEL_EXPORTER_"):
 		return scrub
 	case scrubNames[upper]:
 		return scrub

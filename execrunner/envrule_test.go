@@ -91,3 +91,26 @@ func TestEnvironmentKeepsWhatTheAppDeclaresAndTheOperatorChose(t *testing.T) {
 		}
 	}
 }
+
+// The server's own exporter settings never reach a command, whatever an
+// app declares or the operator keeps, and their values are redacted; the
+// other OTEL_* settings are ordinary ones.
+func TestEnvironmentScrubsTheServersTelemetryExporterSettings(t *testing.T) {
+	base := []string{
+		"OTEL_EXPORTER_OTLP_HEADERS=x-api-key=collector-key-0123", "OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318",
+		"OTEL_SERVICE_NAME=fisk-mcp", "PATH=/usr/bin",
+	}
+	e := NewEnvironment(base, EnvRule{Keep: []string{"OTEL_EXPORTER_OTLP_HEADERS"}})
+	env := e.For([]string{"OTEL_EXPORTER_OTLP_ENDPOINT"})
+	for _, name := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_ENDPOINT"} {
+		if slices.ContainsFunc(env, func(s string) bool { return envName(s) == name }) {
+			t.Errorf("%s reached the command: %v", name, env)
+		}
+	}
+	if !slices.Contains(env, "OTEL_SERVICE_NAME=fisk-mcp") {
+		t.Errorf("OTEL_SERVICE_NAME was scrubbed: %v", env)
+	}
+	if got := NewRedactor(e.Secrets()...).Redact("key x-api-key=collector-key-0123"); strings.Contains(got, "collector-key-0123") {
+		t.Errorf("the exporter headers' value is not redacted: %q", got)
+	}
+}

@@ -76,6 +76,11 @@ type Serving struct {
 	Approval elicit.Options    // Timeout, and Key from StateKeyFile
 	Watch    bool
 
+	// Metrics is --metrics, the address of GET /metrics ("" serves none);
+	// TraceCommandLine puts the redacted command line on run spans.
+	Metrics          string
+	TraceCommandLine bool
+
 	// ReplayStore is --replay-store: natsstore.Memory, or the URL of the
 	// NATS server Replay configures.
 	ReplayStore string

@@ -60,6 +60,10 @@ func (p *Plan) bind() *settings.Set {
 		list = append(list, []*settings.Setting{
 			{Name: "http", Commands: serveOnly, PlaceHolder: "ADDR", Value: &sp.HTTP.Addr,
 				Help: "Serve streamable HTTP on this address (endpoint /mcp, health check GET /healthz) instead of stdio; port 0 picks a free port, logged at startup"},
+			{Name: "metrics", PlaceHolder: "ADDR", Value: &sp.Metrics,
+				Help: "Serve Prometheus metrics at GET /metrics on this address, over stdio as over HTTP (127.0.0.1:9464; docs/telemetry.md); a port already taken, as by another stdio server, is a warning; a non-loopback address needs the token of --token-file or FISK_MCP_TOKEN, as /mcp does, unless --insecure-no-auth"},
+			{Name: "trace-command-line", Value: &sp.TraceCommandLine,
+				Help: "Put each call's command line, redacted as the log writes it, on its trace span (fisk_mcp.command_line); off by default: arguments may say more than a trace backend should hold"},
 			{Name: "stateless", Commands: serveOnly, Value: &sp.HTTP.Stateless,
 				Help: "Serve HTTP without sessions (approval then cannot be asked of legacy clients, so gated tools are refused to them)"},
 			{Name: "token-file", Commands: serveOnly, PlaceHolder: "FILE", Path: true, Value: &sp.tokenFile,

@@ -61,6 +61,9 @@ func (s *Server) call(ctx context.Context, req *mcp.CallToolRequest, tgt target)
 	}
 	binding, _ := set.Binding(name)
 	rec.kind = exposure.KindOf(tool)
+	if app, ok := tool.(exposure.Applied); ok {
+		rec.application = app.Application()
+	}
 	gate, ok := tool.(exposure.Confirmable)
 	if !ok {
 		rec.result = ResultRefused
@@ -173,14 +176,17 @@ func (s *Server) commandLine(name string, argv []string) string {
 // issue. The approval is bound to the call's binding, the tool's identity
 // in the set it was prepared in.
 func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, rec *callRecord, trigger string, p *prepared, othersOnly bool) (res *mcp.CallToolResult, ok bool, err error) {
-	res, d, err := s.cfg.Gate.Check(ctx, req, elicit.Prompt{
-		Tool:        rec.tool,
-		Arguments:   p.call.Arguments(),
-		CommandLine: p.line,
-		Trigger:     trigger,
-		Binding:     p.binding,
-		Client:      clientOf(req),
-		OthersOnly:  othersOnly,
+	rec.trigger = trigger
+	res, d, err := s.traceGate(ctx, func(ctx context.Context) (*mcp.CallToolResult, elicit.Decision, error) {
+		return s.cfg.Gate.Check(ctx, req, elicit.Prompt{
+			Tool:        rec.tool,
+			Arguments:   p.call.Arguments(),
+			CommandLine: p.line,
+			Trigger:     trigger,
+			Binding:     p.binding,
+			Client:      clientOf(req),
+			OthersOnly:  othersOnly,
+		})
 	})
 	rec.decided(d)
 	switch {
@@ -255,11 +261,20 @@ func (s *Server) recoverPanic(rec *callRecord, res **mcp.CallToolResult, err *er
 // acquire takes a concurrency slot for the call req, waiting as long as ctx
 // allows, within the share of its client (see slotPool).
 func (s *Server) acquire(ctx context.Context, req *mcp.CallToolRequest, tool string) (release func(), err error) {
-	var waiting func()
-	if s.onSlotWait != nil {
-		waiting = func() { s.onSlotWait(tool) }
-	}
-	return s.slots.acquire(ctx, clientOf(req), waiting)
+	return s.traceSlot(ctx, func(waited func()) (func(), error) {
+		var waiting func()
+		if s.onSlotWait != nil || waited != nil {
+			waiting = func() {
+				if waited != nil {
+					waited()
+				}
+				if s.onSlotWait != nil {
+					s.onSlotWait(tool)
+				}
+			}
+		}
+		return s.slots.acquire(ctx, clientOf(req), waiting)
+	})
 }
 
 // errorResult is an isError result with one text block.

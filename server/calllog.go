@@ -10,6 +10,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/exposure"
 	"github.com/fisk-mcp/fisk-mcp/identity"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // The logged decision of a call the gate did not decide; a call the gate
@@ -102,10 +103,13 @@ type callRecord struct {
 	// browser's page lets decide ("local user", "approver token"). Never
 	// a token.
 	approver string
-	result   ResultCode
-	exec     *execrunner.Result
-	err      error
-	start    time.Time
+	// application is the name the tool's application gives itself, and
+	// trigger what made the call need approval (a tag), for telemetry.
+	application, trigger string
+	result               ResultCode
+	exec                 *execrunner.Result
+	err                  error
+	start                time.Time
 }
 
 func newCallRecord(tool string, req *mcp.CallToolRequest) *callRecord {
@@ -205,6 +209,10 @@ func (s *Server) logCall(ctx context.Context, rec *callRecord) {
 	if rec.err != nil {
 		attrs = append(attrs, slog.String("err", field(rec.err.Error())))
 	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+	}
+	s.observeCall(ctx, rec)
 	s.log.LogAttrs(context.WithoutCancel(ctx), slog.LevelInfo, "tool call", attrs...)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/elicit"
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/policy"
+	"github.com/fisk-mcp/fisk-mcp/telemetry"
 )
 
 // Defaults for Config.
@@ -54,6 +55,9 @@ type Config struct {
 	// characters and escape sequences as written; false (the default)
 	// sanitises it (execrunner.SanitizeOutput).
 	RawOutput bool
+	// Telemetry records spans and metrics of every request (see package
+	// telemetry); nil is off, and costs the call path nothing.
+	Telemetry *telemetry.Telemetry
 	// Redactor replaces known secrets in output and logged command lines.
 	Redactor *execrunner.Redactor
 	// Gate asks a person to approve gated calls; New installs its

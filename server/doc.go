@@ -53,7 +53,11 @@
 //  1. Transport and guard: the request arrives on stdio, or over HTTP past
 //     the host, origin and token checks of httpguard.
 //  2. The SDK decodes it and dispatches through the receiving middleware.
-//  3. The server's middleware (outermost) creates the call's record and
+//  3. With telemetry on (Config.Telemetry), the outermost middleware
+//     starts the request's server span, its parent from params._meta or
+//     the HTTP traceparent, and times it; the approval wait, slot wait and
+//     run are its children (telemetry.go).
+//     The server's call middleware creates the call's record and
 //     puts it in the context. The gate's middleware, inside it, bounds the
 //     wait for a person on protocols before 2026-07-28, where the SDK's own
 //     asks the client and invokes the handler a second time with the answer.

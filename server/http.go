@@ -266,6 +266,7 @@ func (s *Server) httpHandler(cfg HTTPConfig) (http.Handler, error) {
 	case cfg.Token != "":
 		gc.Auth = httpguard.NewBearer(cfg.Token, s.log)
 	}
+	gc.Auth = s.countRefusals(gc.Auth)
 	guard, err := httpguard.New(gc)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,9 @@ import (
 
 	"github.com/fisk-mcp/fisk-mcp/execrunner"
 	"github.com/fisk-mcp/fisk-mcp/internal/progress"
+	"github.com/fisk-mcp/fisk-mcp/telemetry"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // run runs a prepared call. An in-process call runs here, in the handler's
@@ -30,14 +33,41 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, p *prepared,
 	cmd.Timeout = s.cfg.Timeout
 	cmd.KillGrace = s.cfg.KillGrace
 	cmd.CommandLine = p.line
+	ctx, span := telemetry.Start(ctx, "command run")
 	proc, err := execrunner.Start(ctx, cmd)
 	if err != nil {
+		endRun(span, nil, ResultStartFailed)
 		return s.commandResult(rec.tool, nil, err, rec)
 	}
+	running := s.cfg.Telemetry.CommandStarted(ctx)
 	stop := s.reportProgress(ctx, req, proc)
 	res, err := proc.Wait()
 	stop()
-	return s.commandResult(rec.tool, res, err, rec)
+	running()
+	out := s.commandResult(rec.tool, res, err, rec)
+	if span.IsRecording() && s.cfg.Telemetry.CommandLine() {
+		span.SetAttributes(attribute.String("fisk_mcp.command_line", p.line))
+	}
+	endRun(span, res, rec.result)
+	return out
+}
+
+// endRun ends the span of a command's run with its exit code, output size
+// and whether the capture was truncated; a result other than ok or exit
+// is its error.type.
+func endRun(span trace.Span, res *execrunner.Result, result ResultCode) {
+	if !span.IsRecording() {
+		return
+	}
+	if res != nil {
+		span.SetAttributes(attribute.Int("process.exit.code", res.ExitCode),
+			attribute.Int64("fisk_mcp.output.bytes", res.BytesTotal),
+			attribute.Bool("fisk_mcp.output.truncated", res.Truncated))
+	}
+	if result != ResultOK && result != ResultExit {
+		telemetry.Fail(span, string(result))
+	}
+	span.End()
 }
 
 // reportProgress sends a progress notification every ProgressInterval

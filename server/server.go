@@ -80,12 +80,14 @@ func New(cfg Config, tools *exposure.Current) (*Server, error) {
 	// Each wraps the chain built so far: the gate's middleware bounds the
 	// SDK's wait for a person, the server's sees each tools/call once and
 	// writes its line, the list middleware answers tools/list for a
-	// deferred set, and the outermost refuses the methods of capabilities
-	// the server does not declare.
+	// deferred set, the next refuses the methods of capabilities the
+	// server does not declare, and the outermost times and traces every
+	// request (when telemetry is on).
 	s.mcp.AddReceivingMiddleware(cfg.Gate.Middleware())
 	s.mcp.AddReceivingMiddleware(s.callMiddleware)
 	s.mcp.AddReceivingMiddleware(s.listMiddleware)
 	s.mcp.AddReceivingMiddleware(undeclaredMethods(caps))
+	s.mcp.AddReceivingMiddleware(s.telemetryMiddleware)
 	s.register(tools.Load())
 	return s, nil
 }
@@ -205,6 +207,7 @@ func (s *Server) applyRegistrations(p registering) {
 		s.added[r.tool.Name] = r
 	}
 	s.addTools(p.add)
+	s.labelTools(p.listing)
 }
 
 func sortedNames[V any](m map[string]V) []string {

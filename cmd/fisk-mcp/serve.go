@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/choria-io/fisk"
 
@@ -67,6 +68,12 @@ func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 		defer stop()
 	}
 
+	tel, stopTelemetry, err := startTelemetry(ctx, sp, log)
+	if err != nil {
+		return err
+	}
+	defer stopTelemetry()
+	sp.Server.Telemetry = tel
 	restoreGC := startupGC(os.Getenv)
 	defer restoreGC()
 	l := plan.NewLoader(p)
@@ -91,7 +98,9 @@ func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 	}
 	loaded := make(chan loadResult, 1)
 	go func() {
+		start := time.Now()
 		set, err := l.Load(loadCtx)
+		tel.Loaded(time.Since(start), false, err)
 		loaded <- loadResult{set, err}
 	}()
 	failed := func(err error) error {
@@ -221,7 +230,10 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 		if reloadPolicy(c.serve.Serving.Server.Policy, log) {
 			srv.PolicyChanged()
 		}
-		return l.Reload(ctx, srv.Tools())
+		start := time.Now()
+		set, err := l.Reload(ctx, srv.Tools())
+		c.serve.Serving.Server.Telemetry.Loaded(time.Since(start), true, err)
+		return set, err
 	}
 	w.Publish = func(set *exposure.ToolSet) {
 		listing.WarnEmptyApps(log, set, l.Apps)
