@@ -22,7 +22,7 @@ const module = "github.com/fisk-mcp/fisk-mcp"
 // the places of those to come are kept.
 var layers = [][]string{
 	// 0, 1: helpers that know nothing of the domain.
-	{"internal/echo", "internal/editdist", "internal/ident", "internal/visible", "internal/progress"},
+	{"internal/echo", "internal/editdist", "internal/ident", "internal/visible", "internal/progress", "internal/version"},
 	{"internal/logging"},
 	// 2: the domain's foundations: approval hashing, binary identity,
 	// process supervision, the stores' NATS connection, files written in
