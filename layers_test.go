@@ -52,9 +52,11 @@ var layers = [][]string{
 	// 13: the settings resolved into the values the work is done with,
 	// and the loader of the tool set.
 	{"plan"},
-	// 14: test-only support, which may import any of the above.
-	{"internal/testsupport", "internal/testsupport/chromium", "internal/testsupport/natstest", "internal/testsupport/fixture/app"},
-	// 15: wiring, binaries and the tests across packages; "." is this test.
+	// 14: test-only support, which may import any of the above; its
+	// browser and NATS parts use its common helpers.
+	{"internal/testsupport", "internal/testsupport/fixture/app"},
+	{"internal/testsupport/chromium", "internal/testsupport/natstest"},
+	// 16: wiring, binaries and the tests across packages; "." is this test.
 	{"cmd/fisk-mcp", "cmd/fisk-demo", "internal/testsupport/fixture/cmd/fisk-fixture", "internal/testsupport/fixture/cmd/fisk-dbctl",
 		"integration/e2e", "integration/nats", "integration/nats/internal/replay", "integration/dbctl", "."},
 }
