@@ -48,9 +48,12 @@ STATICCHECK_VERSION := v0.8.2
 
 all: build
 
+# One go build for both binaries, so that their dependencies compile in
+# parallel; the first build says why it is slow.
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/fisk-mcp ./cmd/fisk-mcp
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/fisk-demo ./cmd/fisk-demo
+	@GOPROXY=off $(GO) list -deps ./cmd/fisk-mcp ./cmd/fisk-demo >/dev/null 2>&1 || \
+		echo 'first build: downloading and compiling the dependencies (minutes on a busy machine; later builds take seconds)' >&2
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/fisk-mcp ./cmd/fisk-demo
 
 install: build
 	install -d '$(DESTDIR)$(PREFIX)/bin'
