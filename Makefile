@@ -110,8 +110,7 @@ vet:
 		echo "not gofmt-formatted (run gofmt -w on them):" >&2; echo "$$unformatted" >&2; exit 1; fi
 	$(GO) vet ./...
 
-# The tests run in the packages' order; the optional suites' summary ends
-# the run, whatever its outcome.
+# The summary of the optional suites ends the run, whatever its outcome.
 unit:
 	@mkdir -p .cache && rm -rf '$(OPTIONAL_LOG)' '$(TEST_BINARIES)'
 	@if [ ! -d "$${FISK_MCP_TEST_TOOLS:-$${XDG_CACHE_HOME:-$$HOME/.cache}/fisk-mcp-test-tools}" ]; then \
