@@ -119,7 +119,9 @@ unit:
 	@status=0; FISK_MCP_OPTIONAL_LOG='$(OPTIONAL_LOG)' FISK_MCP_TEST_BINARIES='$(TEST_BINARIES)' \
 		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./... || status=$$?; \
 	echo; echo 'Optional suites:'; \
-	if [ -s '$(OPTIONAL_LOG)' ]; then sort -u '$(OPTIONAL_LOG)' | sed 's/^/  /'; \
+	if [ -s '$(OPTIONAL_LOG)' ]; then sort -u '$(OPTIONAL_LOG)' | awk -F '\t' \
+		'{ k = $$1 FS $$2 FS $$4; if (k in pkgs) pkgs[k] = pkgs[k] ", " $$3; else pkgs[k] = $$3 } \
+		END { for (k in pkgs) { split(k, f, FS); printf "  %-8s %s (%s)%s\n", f[1], f[2], pkgs[k], f[3] == "" ? "" : ": " f[3] } }' | sort; \
 		grep -q '^skipped' '$(OPTIONAL_LOG)' || echo '  all optional suites ran'; \
 	else echo '  none was reached'; fi; \
 	exit $$status

@@ -1,7 +1,6 @@
 package testsupport
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,8 +50,9 @@ func RequireTool(t TB, suite string, err error) {
 }
 
 // record appends one line to the OptionalLogEnv file, if one is named: the
-// outcome, the suite with the package that holds it, and the reason's
-// first line. Test binaries append at once; each line is one write.
+// outcome, the suite, the package that holds it and the reason's first
+// line, separated by tabs. Test binaries append at once; each line is one
+// write.
 func record(outcome, suite, why string) {
 	path := os.Getenv(OptionalLogEnv)
 	if path == "" {
@@ -62,10 +62,7 @@ func record(outcome, suite, why string) {
 	if len(why) > 300 {
 		why = why[:300] + "..."
 	}
-	line := fmt.Sprintf("%-8s %s (%s)", outcome, suite, packageDir())
-	if why != "" {
-		line += ": " + why
-	}
+	line := strings.Join([]string{outcome, suite, packageDir(), strings.ReplaceAll(why, "\t", " ")}, "\t")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return

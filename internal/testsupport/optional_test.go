@@ -45,8 +45,8 @@ func TestRequireToolLogsEachSuiteAndFailsInCI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "ran      npm clients (internal/testsupport)\n" +
-		"skipped  npm clients (internal/testsupport): npm is not installed\n"
+	want := "ran\tnpm clients\tinternal/testsupport\t\n" +
+		"skipped\tnpm clients\tinternal/testsupport\tnpm is not installed\n"
 	if got := string(data); got != want {
 		t.Errorf("log:\n%s\nwant:\n%s", got, want)
 	}
