@@ -53,10 +53,10 @@ var layers = [][]string{
 	// and the loader of the tool set.
 	{"plan"},
 	// 14: test-only support, which may import any of the above; its
-	// browser and NATS parts use its common helpers.
+	// browser and NATS parts sit a step above its common helpers.
 	{"internal/testsupport", "internal/testsupport/fixture/app"},
 	{"internal/testsupport/chromium", "internal/testsupport/natstest"},
-	// 16: wiring, binaries and the tests across packages; "." is this test.
+	// 15: wiring, binaries and the tests across packages; "." is this test.
 	{"cmd/fisk-mcp", "cmd/fisk-demo", "internal/testsupport/fixture/cmd/fisk-fixture", "internal/testsupport/fixture/cmd/fisk-dbctl",
 		"integration/e2e", "integration/nats", "integration/nats/internal/replay", "integration/dbctl", "."},
 }
