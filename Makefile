@@ -74,7 +74,7 @@ release:
 			-o $(DIST)/fisk-mcp-$(VERSION)-$$os-$$arch ./cmd/fisk-mcp; \
 	done
 	cd $(DIST) && sha256sum fisk-mcp-* > SHA256SUMS
-	@$(MAKE) -s release-check
+	@$(MAKE) -s release-check VERSION='$(VERSION)'
 
 # The checksums verify, and the binary for this machine runs and names the
 # version it was built as.
