@@ -22,7 +22,7 @@ const module = "github.com/fisk-mcp/fisk-mcp"
 // the places of those to come are kept.
 var layers = [][]string{
 	// 0, 1: helpers that know nothing of the domain.
-	{"internal/echo", "internal/editdist", "internal/ident", "internal/visible", "internal/progress"},
+	{"internal/echo", "internal/editdist", "internal/ident", "internal/visible", "internal/progress", "internal/version"},
 	{"internal/logging"},
 	// 2: the domain's foundations: approval hashing, binary identity,
 	// process supervision, the stores' NATS connection, files written in
@@ -52,8 +52,10 @@ var layers = [][]string{
 	// 13: the settings resolved into the values the work is done with,
 	// and the loader of the tool set.
 	{"plan"},
-	// 14: test-only support, which may import any of the above.
-	{"internal/testsupport", "internal/testsupport/chromium", "internal/testsupport/natstest", "internal/testsupport/fixture/app"},
+	// 14: test-only support, which may import any of the above; its
+	// browser and NATS parts sit a step above its common helpers.
+	{"internal/testsupport", "internal/testsupport/fixture/app"},
+	{"internal/testsupport/chromium", "internal/testsupport/natstest"},
 	// 15: wiring, binaries and the tests across packages; "." is this test.
 	{"cmd/fisk-mcp", "cmd/fisk-demo", "internal/testsupport/fixture/cmd/fisk-fixture", "internal/testsupport/fixture/cmd/fisk-dbctl",
 		"integration/e2e", "integration/nats", "integration/nats/internal/replay", "integration/dbctl", "."},

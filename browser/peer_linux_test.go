@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // thiefEnv makes the test binary the thief (see thief) instead of
@@ -96,12 +98,11 @@ func thief() int {
 // its time, approves nothing; the person's browser then approves as
 // ever.
 func TestAnotherUsersProcessCannotApproveWhateverTheBrowsersSpeed(t *testing.T) {
+	var err error
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("this test runs a process as another user, which needs root; CI runs as root")
-		}
-		t.Skip("needs root, to run the thief as another user (nobody)")
+		err = errors.New("needs root, to run the thief as another user (nobody), as CI does")
 	}
+	testsupport.RequireTool(t, "approval from another user's process (root)", err)
 	// The thief is this test binary, run as nobody: it must be able to
 	// read and run it.
 	dir, err := os.MkdirTemp("", "fisk-mcp-thief-")

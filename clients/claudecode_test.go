@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // addOptions are the options of "claude mcp add" as Claude Code 2.1
@@ -167,8 +169,9 @@ func TestClaudeCodeModelRejectsTheNameAfterAVariadicEnv(t *testing.T) {
 func TestClaudeCodeLineRegistersTheServerWithTheRealCLI(t *testing.T) {
 	claude, err := exec.LookPath("claude")
 	if err != nil {
-		t.Skip("the claude CLI is not on PATH (npm install @anthropic-ai/claude-code)")
+		testsupport.Skip(t, "registration with the real claude CLI", "the claude CLI is not on PATH (npm install @anthropic-ai/claude-code)")
 	}
+	testsupport.Ran("registration with the real claude CLI")
 	for _, l := range claudeLaunches {
 		t.Run(l.Name+fmt.Sprint(len(l.Env)), func(t *testing.T) {
 			home, project := t.TempDir(), t.TempDir()

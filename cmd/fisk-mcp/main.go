@@ -18,11 +18,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -32,20 +30,6 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/plan"
 	"github.com/fisk-mcp/fisk-mcp/settings"
 )
-
-// version is set at build time with -ldflags "-X main.version=v1.2.3";
-// otherwise the module version from the build information is used.
-var version = ""
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
 
 // cli is the fisk-mcp command line.
 type cli struct {
@@ -100,10 +84,7 @@ func newCLI(ctx context.Context, stdout, stderr io.Writer) *cli {
 	c.registerInit(app)
 	c.registerPolicy(app)
 
-	app.Command("version", "Print the version of fisk-mcp").Action(func(*fisk.ParseContext) error {
-		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", buildVersion())
-		return nil
-	})
+	c.registerVersion(app)
 	return c
 }
 

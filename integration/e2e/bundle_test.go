@@ -170,21 +170,23 @@ func checkServesTheManifestTools(t *testing.T, cs *mcp.ClientSession, m bundleMa
 }
 
 func TestBundleValidatesWithTheOfficialCLIAndServesAsClaudeDesktopWould(t *testing.T) {
+	const suite = "bundle validation with the mcpb CLI (npm)"
 	if testing.Short() {
-		t.Skip("the mcpb CLI is installed from npm; skipped with -short")
+		testsupport.Skip(t, suite, "the mcpb CLI is installed from npm; skipped with -short")
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		t.Skip("npm is not installed; the mcpb CLI needs it")
+		testsupport.Skip(t, suite, "npm is not installed; the mcpb CLI needs it")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed; the mcpb CLI needs it")
+		testsupport.Skip(t, suite, "node is not installed; the mcpb CLI needs it")
 	}
 	tools := t.TempDir()
 	if out, err := exec.CommandContext(t.Context(), npm, "install", "--prefix", tools, "--no-audit", "--no-fund", mcpbPackage).CombinedOutput(); err != nil {
-		t.Skipf("npm could not install %s (%v):\n%s", mcpbPackage, err, out)
+		testsupport.Skip(t, suite, fmt.Sprintf("npm could not install %s (%v):\n%s", mcpbPackage, err, out))
 	}
+	testsupport.Ran(suite)
 	mcpb := func(args ...string) string {
 		t.Helper()
 		out, err := exec.CommandContext(t.Context(), filepath.Join(tools, "node_modules", ".bin", "mcpb"), args...).CombinedOutput()

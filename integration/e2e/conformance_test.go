@@ -2,10 +2,13 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // The official MCP conformance suite, run against the built binary where
@@ -15,23 +18,26 @@ import (
 // of its reference server, which a CLI's tools are not.
 const conformancePackage = "@modelcontextprotocol/conformance@0.2.0-alpha.12"
 
+const conformanceSuite = "MCP conformance suite (npm)"
+
 // conformance installs the suite into a scratch directory and returns the
 // node binary and the suite's entry point; it skips the test when npm is
 // missing or cannot reach its registry.
 func conformance(t *testing.T) (node, suite string) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("the conformance suite is installed from npm; skipped with -short")
+		testsupport.Skip(t, conformanceSuite, "the conformance suite is installed from npm; skipped with -short")
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		t.Skip("npm is not installed; the conformance suite needs it")
+		testsupport.Skip(t, conformanceSuite, "npm is not installed; the conformance suite needs it")
 	}
 	dir := t.TempDir()
 	install := exec.CommandContext(t.Context(), npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "node@22", conformancePackage)
 	if out, err := install.CombinedOutput(); err != nil {
-		t.Skipf("npm could not install the conformance suite (%v):\n%s", err, out)
+		testsupport.Skip(t, conformanceSuite, fmt.Sprintf("npm could not install the conformance suite (%v):\n%s", err, out))
 	}
+	testsupport.Ran(conformanceSuite)
 	node = filepath.Join(dir, "node_modules", "node", "bin", "node")
 	suite = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
 	return node, suite

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 )
 
 // nobody is the user the test runs fisk-mcp as.
@@ -23,8 +25,9 @@ const nobody = 65534
 // user's as usual, and run.
 func TestServingProcessIsNotReadableByOtherProcessesOfItsUser(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root, to run fisk-mcp as another user")
+		testsupport.Skip(t, "serving process unreadable by its user (root)", "needs root, to run fisk-mcp as another user")
 	}
+	testsupport.Ran("serving process unreadable by its user (root)")
 	dir, err := os.MkdirTemp("", "fisk-mcp-dumpable-")
 	if err != nil {
 		t.Fatal(err)

@@ -68,7 +68,7 @@ type hydra struct {
 func startHydra(t *testing.T, ttl string) *hydra {
 	t.Helper()
 	bin, err := hydraBinary()
-	testsupport.RequireTool(t, err)
+	testsupport.RequireTool(t, "OAuth against Hydra", err)
 	public, admin := freePort(t), freePort(t)
 	h := &hydra{issuer: "http://127.0.0.1:" + public + "/", admin: "http://127.0.0.1:" + admin}
 	h.people = newLoginProvider(t, h.issuer, h.admin)

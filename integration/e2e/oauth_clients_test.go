@@ -172,7 +172,7 @@ func runTSClient(t *testing.T, dir string, srv *httpServer, browser context.Cont
 // names them.
 func TestTypeScriptSDKClientSignsInThroughHydraAndGetsWhatItsGroupsAllow(t *testing.T) {
 	dir, err := tsSDK.install()
-	testsupport.RequireTool(t, err)
+	testsupport.RequireTool(t, "TypeScript SDK OAuth client (npm)", err)
 	browser := chromium.Start(t)
 	h, srv := startTeamServer(t)
 	base := strings.TrimSuffix(srv.url, "/mcp")
@@ -245,7 +245,7 @@ func checkTeamRights(t *testing.T, srv *httpServer, who signer, mayDeploy bool, 
 // the policy by their groups.
 func TestMCPRemoteBridgesAStdioClientThatSignsInThroughHydra(t *testing.T) {
 	dir, err := mcpRemote.install()
-	testsupport.RequireTool(t, err)
+	testsupport.RequireTool(t, "mcp-remote OAuth bridge (npm)", err)
 	browser := chromium.Start(t)
 	h, srv := startTeamServer(t)
 

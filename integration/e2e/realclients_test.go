@@ -77,7 +77,7 @@ func offline(t *testing.T) []string {
 	if err != nil {
 		err = fmt.Errorf("the real clients run without network in a namespace of their own (unshare -rn), which this machine cannot make: %w", err)
 	}
-	testsupport.RequireTool(t, err)
+	testsupport.RequireTool(t, "real MCP clients offline (unshare -rn)", err)
 	return []string{unshare, "-rn"}
 }
 
@@ -93,7 +93,7 @@ func TestRealClientsReadTheInstalledConfiguration(t *testing.T) {
 		t.Run(c.config, func(t *testing.T) {
 			t.Parallel()
 			dir, err := c.install()
-			testsupport.RequireTool(t, err)
+			testsupport.RequireTool(t, "real MCP client "+c.config+" (npm)", err)
 
 			home, xdg, work := t.TempDir(), t.TempDir(), t.TempDir()
 			env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + xdg, "CODEX_HOME=", "COPILOT_HOME=", "GEMINI_CLI_HOME=", "NO_COLOR=1"}

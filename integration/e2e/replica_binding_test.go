@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,16 +44,18 @@ func sharedStateKey(t *testing.T) string {
 // child in a private mount namespace: root (CI runs as root) and unshare.
 func requireMountNamespaces(t *testing.T) string {
 	t.Helper()
+	const suite = "replicas in mount namespaces (root, unshare)"
 	if os.Geteuid() != 0 {
-		t.Skip("serving two copies of a binary at one path needs a mount namespace per replica (unshare --mount), which needs root; run the test as root, as CI does")
+		testsupport.Skip(t, suite, "serving two copies of a binary at one path needs a mount namespace per replica (unshare --mount), which needs root; run the test as root, as CI does")
 	}
 	unshare, err := exec.LookPath("unshare")
 	if err != nil {
-		t.Skip("unshare (util-linux) is not installed; install util-linux to run this test")
+		testsupport.Skip(t, suite, "unshare (util-linux) is not installed; install util-linux to run this test")
 	}
 	if out, err := exec.Command(unshare, "--mount", "--propagation", "private", "true").CombinedOutput(); err != nil {
-		t.Skipf("this host does not allow mount namespaces (unshare --mount: %v: %s); run the test where root may create them", err, out)
+		testsupport.Skip(t, suite, fmt.Sprintf("this host does not allow mount namespaces (unshare --mount: %v: %s); run the test where root may create them", err, out))
 	}
+	testsupport.Ran(suite)
 	return unshare
 }
 

@@ -20,6 +20,8 @@ import (
 
 const fiskMCPPackage = "github.com/fisk-mcp/fisk-mcp/cmd/fisk-mcp"
 
+const natsSuite = "NATS CLI end-to-end (natscli)"
+
 // The binaries every test needs, prepared once on first use (not in TestMain,
 // so `go test -list` and benchmark runs do not build natscli).
 var (
@@ -61,10 +63,11 @@ func requireBinaries(t testing.TB) (fiskMCP, nats string) {
 		var ie *installError
 		inCI := os.Getenv("CI") == "true"
 		if errors.As(natsErr, &ie) && (ie.fetch || !inCI) {
-			t.Skipf("nats CLI %s not available, skipping the NATS end-to-end test: %v", natscliVersion, natsErr)
+			testsupport.Skip(t, natsSuite, fmt.Sprintf("nats CLI %s not available: %v", natscliVersion, natsErr))
 		}
 		t.Fatalf("installing the nats CLI %s: %v", natscliVersion, natsErr)
 	}
+	testsupport.Ran(natsSuite)
 	return fiskMCPBin, natsBin
 }
 

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"testing"
 )
@@ -22,11 +23,49 @@ import (
 // package.
 const FixturePackage = "github.com/fisk-mcp/fisk-mcp/internal/testsupport/fixture/cmd/fisk-fixture"
 
+// BinariesEnv names a directory holding main packages of this module built
+// once for a whole test run, each named by the last element of its import
+// path (`make test` builds them there before go test), so that the many
+// test binaries that need fisk-mcp or the fixture do not each link their
+// own. It holds only what that run built from this tree.
+const BinariesEnv = "FISK_MCP_TEST_BINARIES"
+
 // Build compiles the main package pkg of this module into a fresh temporary
 // directory as name, and returns its path and a function that removes the
-// directory. The compiler's own output goes to stderr.
+// directory. The compiler's own output goes to stderr. When BinariesEnv
+// names a directory holding pkg already built, Build copies that instead.
 func Build(pkg, name string) (bin string, cleanup func(), err error) {
+	if dir := os.Getenv(BinariesEnv); dir != "" {
+		if built := filepath.Join(dir, path.Base(pkg)); fileExists(built) {
+			return copyBuilt(built, name)
+		}
+	}
 	return BuildFor(pkg, name, "", "")
+}
+
+// copyBuilt copies a prebuilt binary into a fresh directory, as Build's
+// callers expect one of their own that they may move or change.
+func copyBuilt(built, name string) (bin string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "fisk-mcp-build-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	bin = filepath.Join(dir, name)
+	data, err := os.ReadFile(built)
+	if err == nil {
+		err = os.WriteFile(bin, data, 0o755)
+	}
+	if err != nil {
+		cleanup()
+		return "", nil, fmt.Errorf("copying the prebuilt %s: %w", built, err)
+	}
+	return bin, cleanup, nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // BuildFor compiles pkg as Build does, for the operating system goos and

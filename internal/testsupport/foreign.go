@@ -1,6 +1,7 @@
 package testsupport
 
 import (
+	"errors"
 	"os"
 	"testing"
 )
@@ -14,12 +15,11 @@ const Nobody = 65534
 // skipped, saying so, except under CI=true, where that fails it.
 func GiveAway(t testing.TB, paths ...string) {
 	t.Helper()
+	var err error
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("building files of another user needs root, and CI runs the tests as root")
-		}
-		t.Skip("building files of another user needs root: run the test as root")
+		err = errors.New("building files of another user needs root: run the test as root, as CI does")
 	}
+	RequireTool(t, "files of another user (root)", err)
 	for _, p := range paths {
 		if err := os.Lchown(p, Nobody, Nobody); err != nil {
 			t.Fatal(err)

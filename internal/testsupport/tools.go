@@ -12,8 +12,9 @@ import (
 // use: install fills a fresh directory, which is then renamed into place,
 // so an interrupted install never leaves half a tool to be reused. Test
 // binaries running at once take turns through an exclusive lock on the
-// cache, so a tool is installed once per machine. A failed install leaves
-// nothing behind and returns install's error.
+// tool, so a tool is installed once per machine. A failed install leaves
+// nothing behind and returns install's error. Each tool has its own lock,
+// so that different tools (a Go build, npm downloads) install at once.
 //
 // Callers decide what a tool that cannot be had means: under CI=true
 // (see RequireTool) a suite must fail, never skip silently.
@@ -22,7 +23,7 @@ func InstallTool(name, version string, install func(dir string) error) (string, 
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", fmt.Errorf("creating the test tool cache %s: %w", cache, err)
 	}
-	lock, err := os.OpenFile(filepath.Join(cache, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	lock, err := os.OpenFile(filepath.Join(cache, "."+name+"-"+version+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return "", fmt.Errorf("locking the test tool cache: %w", err)
 	}
@@ -49,22 +50,4 @@ func InstallTool(name, version string, install func(dir string) error) (string, 
 		return "", fmt.Errorf("installing %s %s: %w", name, version, err)
 	}
 	return dir, nil
-}
-
-// RequireTool ends t when err says a tool could not be had: it fails
-// under CI=true, where every suite must run, and skips elsewhere, saying
-// why.
-func RequireTool(t interface {
-	Helper()
-	Fatalf(string, ...any)
-	Skipf(string, ...any)
-}, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%v (CI=true: a suite whose tool cannot be had fails)", err)
-	}
-	t.Skipf("skipped: %v", err)
 }

@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"os"
 	"os/exec"
 	"regexp"
@@ -93,12 +94,7 @@ func Start(t testing.TB) context.Context {
 func start(t testing.TB) (context.Context, string) {
 	t.Helper()
 	bin, err := Find()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("browser tests cannot run: %v", err)
-		}
-		t.Skipf("skipping browser test: %v", err)
-	}
+	testsupport.RequireTool(t, "browser tests (Chromium)", err)
 	profile := t.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], Flags...)
 	opts = append(opts, chromedp.ExecPath(bin), chromedp.UserDataDir(profile))

@@ -2,6 +2,7 @@ package chromium
 
 import (
 	"errors"
+	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -196,7 +197,8 @@ func TestMissingBrowserSkipsLocallyAndFailsInCI(t *testing.T) {
 	}
 	for _, c := range []struct{ ci, want string }{{"", "--- SKIP"}, {"true", "--- FAIL"}} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMissingBrowserSkipsLocallyAndFailsInCI$", "-test.v")
-		cmd.Env = append(os.Environ(), "CHROMIUM_TEST_CHILD=1", "CHROMIUM=/nonexistent/chromium", "CI="+c.ci)
+		// The child's skip is this test's subject, not a suite that did not run.
+		cmd.Env = append(os.Environ(), "CHROMIUM_TEST_CHILD=1", "CHROMIUM=/nonexistent/chromium", "CI="+c.ci, testsupport.OptionalLogEnv+"=")
 		out, _ := cmd.CombinedOutput()
 		if !strings.Contains(string(out), c.want) || !strings.Contains(string(out), "/nonexistent/chromium") {
 			t.Errorf("with CI=%q and no browser, the test printed:\n%s\nwant %s and the missing path", c.ci, out, c.want)
