@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"reflect"
 	"sync"
@@ -269,4 +270,19 @@ func (c *Current) Reload() error {
 	}
 	c.p.Store(p)
 	return nil
+}
+
+// ReloadOnSignal is Reload for a reload the operator asked for (--watch,
+// SIGHUP): it reports whether a new policy is in force, and logs the
+// outcome to log; without a policy it does nothing.
+func (c *Current) ReloadOnSignal(log *slog.Logger) bool {
+	if c.Load() == nil {
+		return false
+	}
+	if err := c.Reload(); err != nil {
+		log.Error("policy reload failed; the policy in force stays", "err", err, "retry", "fix the policy (fisk-mcp policy check), then send SIGHUP")
+		return false
+	}
+	log.Info("policy reloaded", "file", c.Load().File())
+	return true
 }

@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fisk-mcp/fisk-mcp/internal/testsupport"
-	"github.com/fisk-mcp/fisk-mcp/policy"
 )
 
 const viewersPolicy = "@id(\"viewers-read-only\")\npermit (principal in Group::\"viewers\", action, resource) when { resource.read_only };\n"
@@ -72,28 +70,5 @@ func TestPolicyCheckPrintsWhatACallerMayListAndCall(t *testing.T) {
 	}
 	if got := stdout.String(); !strings.Contains(got, "caller https://auth.example.com/#bob\ncalls (2): echo env\n") {
 		t.Errorf("policy check printed:\n%s", got)
-	}
-}
-
-func TestAReloadKeepsThePolicyInForceWhenTheNewOneIsBadAndSaysWhy(t *testing.T) {
-	dir := t.TempDir()
-	file := writeFile(t, dir, "p.cedar", viewersPolicy, 0o600)
-	p, err := policy.Load(file, policy.Claims{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur := policy.NewCurrent(p)
-	var logs bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&logs, nil))
-	writeFile(t, dir, "p.cedar", "@id(\"typo\")\npermit (principal, action, resource) when { resource.readonly };\n", 0o600)
-	if reloadPolicy(cur, log) || cur.Load() != p || !strings.Contains(logs.String(), "policy reload failed") || !strings.Contains(logs.String(), "typo") {
-		t.Fatalf("a bad policy: in force %v, log %s", cur.Load(), logs.String())
-	}
-	writeFile(t, dir, "p.cedar", viewersPolicy+"permit (principal == Caller::\"local\", action, resource);\n", 0o600)
-	if !reloadPolicy(cur, log) || cur.Load() == p || !strings.Contains(logs.String(), "policy reloaded") {
-		t.Fatalf("a good policy was not put in force: %s", logs.String())
-	}
-	if reloadPolicy(nil, log) { // no --policy: nothing to do
-		t.Error("a reload without a policy reported a new one")
 	}
 }

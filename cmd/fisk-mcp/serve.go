@@ -20,7 +20,6 @@ import (
 	"github.com/fisk-mcp/fisk-mcp/listing"
 	"github.com/fisk-mcp/fisk-mcp/ownfiles"
 	"github.com/fisk-mcp/fisk-mcp/plan"
-	"github.com/fisk-mcp/fisk-mcp/policy"
 	"github.com/fisk-mcp/fisk-mcp/server"
 	"github.com/fisk-mcp/fisk-mcp/watch"
 )
@@ -68,7 +67,8 @@ func (c *cli) serveplan(p *plan.Plan, log *slog.Logger) error {
 		defer stop()
 	}
 
-	tel, stopTelemetry, err := startTelemetry(ctx, sp, log)
+	tel, stopTelemetry, err := server.StartTelemetry(ctx, server.TelemetryConfig{Metrics: sp.Metrics, Token: sp.HTTP.Token,
+		InsecureNoAuth: sp.HTTP.InsecureNoAuth, CommandLine: sp.TraceCommandLine, Version: buildVersion()}, log)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 		return func() {}
 	}
 	w.Reload = func(ctx context.Context) (*exposure.ToolSet, error) {
-		if reloadPolicy(c.serve.Serving.Server.Policy, log) {
+		if c.serve.Serving.Server.Policy.ReloadOnSignal(log) {
 			srv.PolicyChanged()
 		}
 		start := time.Now()
@@ -250,19 +250,4 @@ func (c *cli) watch(ctx context.Context, w *watch.Watcher, l plan.Loader, srv *s
 		cancel()
 		<-done
 	}
-}
-
-// reloadPolicy reads the policy file of cur again, when there is one,
-// and reports whether a new policy is in force; a bad new policy leaves
-// the one in force and logs why.
-func reloadPolicy(cur *policy.Current, log *slog.Logger) bool {
-	if cur.Load() == nil {
-		return false
-	}
-	if err := cur.Reload(); err != nil {
-		log.Error("policy reload failed; the policy in force stays", "err", err, "retry", "fix the policy (fisk-mcp policy check), then send SIGHUP")
-		return false
-	}
-	log.Info("policy reloaded", "file", cur.Load().File())
-	return true
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/choria-io/fisk"
-
 	fiskversion "github.com/fisk-mcp/fisk-mcp/internal/version"
 )
 
@@ -17,7 +16,7 @@ func buildVersion() string { return fiskversion.Read(version).Version }
 
 func (c *cli) registerVersion(app *fisk.Application) {
 	app.Command("version", "Print the version of fisk-mcp, its commit and the Go toolchain that built it").Action(func(*fisk.ParseContext) error {
-		fmt.Fprintf(c.stdout, "fisk-mcp %s\n", fiskversion.Read(version))
-		return nil
+		_, err := fmt.Fprintf(c.stdout, "fisk-mcp %s\n", fiskversion.Read(version))
+		return err
 	})
 }
