@@ -85,28 +85,43 @@ func startHydra(t *testing.T, ttl string) *hydra {
 	if ttl != "" {
 		cmd.Env = append(cmd.Env, "TTL_ACCESS_TOKEN="+ttl)
 	}
-	log := newLogBuffer()
-	cmd.Stdout, cmd.Stderr = log, log
+	startService(t, "Hydra", cmd, h.issuer+"health/ready")
+	return h
+}
+
+// startService starts cmd, a server the tests need, and waits until ready
+// (a URL) answers 200; it stops the server at cleanup, showing its output
+// when the test failed or the server exited early.
+func startService(t *testing.T, what string, cmd *exec.Cmd, ready string) {
+	t.Helper()
+	out := newLogBuffer()
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var waitErr error
 	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
-	waitFor(t, "Hydra to be ready", func() bool {
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+		if t.Failed() {
+			t.Logf("%s output:\n%s", what, out.String())
+		}
+	})
+	waitFor(t, what+" to be ready", func() bool {
 		select {
 		case <-exited:
-			t.Fatalf("hydra exited:\n%s", log.String())
+			t.Fatalf("%s exited: %v\n%s", what, waitErr, out.String())
 		default:
 		}
-		resp, err := http.Get(h.issuer + "health/ready")
+		resp, err := http.Get(ready)
 		if err != nil {
 			return false
 		}
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusOK
 	})
-	return h
 }
 
 // freePort is a port free on 127.0.0.1 a moment ago: Hydra takes its ports

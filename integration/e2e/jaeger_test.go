@@ -122,34 +122,8 @@ exporters:
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "--config", path)
-	logs := newLogBuffer()
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-		if t.Failed() {
-			t.Logf("jaeger output:\n%s", logs.String())
-		}
-	})
 	j := &jaeger{otlp: "http://127.0.0.1:" + otlp, query: "http://127.0.0.1:" + query}
-	waitFor(t, "Jaeger's query API", func() bool {
-		select {
-		case err := <-exited:
-			t.Fatalf("jaeger exited: %v\n%s", err, logs.String())
-		default:
-		}
-		resp, err := http.Get(j.query + "/api/services")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
+	startService(t, "Jaeger", cmd, j.query+"/api/services")
 	return j
 }
 
