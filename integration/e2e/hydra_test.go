@@ -33,21 +33,26 @@ var hydraBinary = sync.OnceValues(func() (string, error) {
 // throwaway module of its own, so that none of its dependencies touch
 // fisk-mcp's go.mod.
 func installHydra(dir string) error {
-	mod, err := os.MkdirTemp("", "hydrabuild-")
+	return goInModule("hydrabuild", []string{"CGO_ENABLED=1"},
+		[]string{"get", "-tool", "github.com/ory/hydra/v2@" + hydraVersion},
+		[]string{"mod", "edit", "-replace", "github.com/gobuffalo/pop/v6=" + hydraPop},
+		[]string{"mod", "tidy"},
+		[]string{"build", "-tags", "sqlite", "-o", filepath.Join(dir, "hydra"), "github.com/ory/hydra/v2"})
+}
+
+// goInModule runs the go commands steps, with env added, in a throwaway
+// module named name: a tool built there touches nothing of fisk-mcp's
+// go.mod.
+func goInModule(name string, env []string, steps ...[]string) error {
+	mod, err := os.MkdirTemp("", name+"-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(mod)
-	for _, args := range [][]string{
-		{"mod", "init", "hydrabuild"},
-		{"get", "-tool", "github.com/ory/hydra/v2@" + hydraVersion},
-		{"mod", "edit", "-replace", "github.com/gobuffalo/pop/v6=" + hydraPop},
-		{"mod", "tidy"},
-		{"build", "-tags", "sqlite", "-o", filepath.Join(dir, "hydra"), "github.com/ory/hydra/v2"},
-	} {
+	for _, args := range append([][]string{{"mod", "init", name}}, steps...) {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=1")
+		cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOFLAGS="), env...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}

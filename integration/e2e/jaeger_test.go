@@ -37,24 +37,9 @@ func installJaeger(dir string) error {
 	if os.Getenv("CI") != "true" && os.Getenv("FISK_MCP_BUILD_JAEGER") != "1" {
 		return fmt.Errorf("Jaeger %s is not built yet (ten minutes or more, once): run make jaeger, then make test again", jaegerVersion)
 	}
-	mod, err := os.MkdirTemp("", "jaegerbuild-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(mod)
-	for _, args := range [][]string{
-		{"mod", "init", "jaegerbuild"},
-		{"get", "-tool", "github.com/jaegertracing/jaeger/cmd/jaeger@" + jaegerVersion},
-		{"build", "-o", filepath.Join(dir, "jaeger"), "github.com/jaegertracing/jaeger/cmd/jaeger"},
-	} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = mod
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	return nil
+	return goInModule("jaegerbuild", nil,
+		[]string{"get", "-tool", "github.com/jaegertracing/jaeger/cmd/jaeger@" + jaegerVersion},
+		[]string{"build", "-o", filepath.Join(dir, "jaeger"), "github.com/jaegertracing/jaeger/cmd/jaeger"})
 }
 
 // TestJaegerInstalls builds Jaeger into the test tool cache, or finds it
