@@ -164,14 +164,13 @@ func TestClaudeCodeModelRejectsTheNameAfterAVariadicEnv(t *testing.T) {
 	}
 }
 
-// With the real Claude Code CLI on PATH, the line registers exactly the
-// launch: run against a scratch HOME, so nothing of the person's changes.
+// With the real Claude Code CLI (from npm, pinned), the line registers
+// exactly the launch: run against a scratch HOME, so nothing of the
+// person's changes.
 func TestClaudeCodeLineRegistersTheServerWithTheRealCLI(t *testing.T) {
-	claude, err := exec.LookPath("claude")
-	if err != nil {
-		testsupport.Skip(t, "registration with the real claude CLI", "the claude CLI is not on PATH (npm install @anthropic-ai/claude-code)")
-	}
-	testsupport.Ran("registration with the real claude CLI")
+	dir, err := testsupport.InstallNPM("@anthropic-ai/claude-code", "2.1.332", false)
+	testsupport.RequireTool(t, "registration with the real claude CLI (npm)", err)
+	claude := filepath.Join(dir, "node_modules", ".bin", "claude")
 	for _, l := range claudeLaunches {
 		t.Run(l.Name+fmt.Sprint(len(l.Env)), func(t *testing.T) {
 			home, project := t.TempDir(), t.TempDir()

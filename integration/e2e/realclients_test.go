@@ -47,23 +47,7 @@ var realClients = []realClient{
 // installed there from npm on first use; the only network any of these
 // tests reaches is the npm registry, here.
 func (c realClient) install() (string, error) {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return "", fmt.Errorf("npm is not installed: %w", err)
-	}
-	name := "npm-" + strings.NewReplacer("@", "", "/", "-").Replace(c.pkg)
-	return testsupport.InstallTool(name, c.ver, func(dir string) error {
-		args := []string{"install", "--prefix", dir, "--no-audit", "--no-fund", c.pkg + "@" + c.ver}
-		if c.node22 {
-			args = append(args, "node@22.23.3")
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		if out, err := exec.CommandContext(ctx, npm, args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("npm %s: %w\n%s", strings.Join(args, " "), err, out)
-		}
-		return nil
-	})
+	return testsupport.InstallNPM(c.pkg, c.ver, c.node22)
 }
 
 // offline returns the command that runs argv with no network at all: in a
