@@ -472,7 +472,7 @@ func (s *Shared) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	if who != nil {
 		s.log.Info("approval decided on the approvals page", "approval", id, "tool", p.Tool, "outcome", string(o),
-			"approver", who.Subject, "approver_name", who.Display, "caller", p.CallerID, "remote", r.RemoteAddr)
+			"approver", personField(who.Subject), "approver_name", personField(who.Display), "caller", personField(p.CallerID), "remote", r.RemoteAddr)
 		message(w, r, s.log, http.StatusOK, "Decided", outcomeText[o], o, s.base)
 		return
 	}

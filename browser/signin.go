@@ -17,6 +17,7 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 
 	"github.com/fisk-mcp/fisk-mcp/identity"
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
 // SignIn makes the shared page sign people in with the authorization
@@ -197,7 +198,7 @@ func (s *Shared) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: value, Path: s.base, MaxAge: int(exp.Sub(s.now()) / time.Second),
 		HttpOnly: true, Secure: overHTTPS(r), SameSite: http.SameSiteStrictMode})
-	s.log.Info("signed in on the approvals page", "approver", who.Subject, "approver_name", who.Display)
+	s.log.Info("signed in on the approvals page", "approver", personField(who.Subject), "approver_name", personField(who.Display))
 	// A page of this server sends the browser on, not a redirect: a
 	// SameSite=Strict cookie is not sent on a navigation a redirect from
 	// another site began.
@@ -341,24 +342,19 @@ func (s *Shared) ApproverOf(id string) string {
 // nameOf is how the page names a signed-in person.
 func nameOf(who *identity.Caller) string {
 	if who.Display != "" && who.Display != who.Subject {
-		return who.Subject + " (" + who.Display + ")"
+		return personField(who.Subject) + " (" + personField(who.Display) + ")"
 	}
-	return who.Subject
+	return personField(who.Subject)
 }
 
 // logField bounds what the authorization server sends back (its error
 // code) for a page and a log line.
-func logField(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
-			return -1
-		}
-		return r
-	}, s)
-	if len(s) > 64 {
-		s = s[:64]
-	}
-	return s
+func logField(s string) string { return visible.Cut(visible.Escape(s, visible.Graphic), 64) }
+
+// personField is a person's subject or name as a page or a log line shows
+// it: the authorization server's text, neutralised and bounded.
+func personField(s string) string {
+	return visible.Cut(visible.Escape(s, visible.Graphic), maxShownField)
 }
 
 // SignsPeopleIn reports whether the page signs people in with the

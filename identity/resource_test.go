@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
@@ -332,5 +333,23 @@ func TestTheClaimsNamedAreKeptForThePolicyAndNoOthers(t *testing.T) {
 	_, out = authenticate(t, newResource(t, iss), "Bearer "+token)
 	if got := Claims(auth.TokenInfoFromContext(out.Context())); got != nil {
 		t.Errorf("claims kept without names = %v", got)
+	}
+}
+
+func TestACallersDisplayNameIsNeutralisedAndBounded(t *testing.T) {
+	iss := newTestIssuer(t)
+	res := newResource(t, iss, "tools")
+	name := "eve\x1b[2J\u202eadmin" + strings.Repeat("x", 300)
+	token := iss.sign(t, iss.claims(func(c map[string]any) { c["preferred_username"] = name }), nil)
+	_, out := authenticate(t, res, "Bearer "+token)
+	c := CallerFrom(out.Context())
+	if c == nil {
+		t.Fatal("the token was not admitted")
+	}
+	if strings.ContainsAny(c.Display, "\x1b\u202e") || !strings.HasPrefix(c.Display, `eve\x1b[2J\u{202e}admin`) {
+		t.Errorf("display %q still acts instead of showing", c.Display)
+	}
+	if n := utf8.RuneCountInString(c.Display); n > maxDisplay {
+		t.Errorf("display is %d runes, want at most %d", n, maxDisplay)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/fisk-mcp/fisk-mcp/internal/visible"
 )
 
 // Algorithms are the signature algorithms accepted: asymmetric only.
@@ -212,12 +214,17 @@ func (r *Resource) verify(ctx context.Context, token string) (*Caller, uint64, e
 	}
 	for _, d := range []string{more.PreferredUsername, more.Email, more.ClientID} {
 		if d != "" {
-			c.Display = d
+			// A name people read in logs and on pages, which a person may
+			// have chosen: neutralised and bounded here, once.
+			c.Display = visible.Cut(visible.Escape(d, visible.Graphic), maxDisplay)
 			break
 		}
 	}
 	return c, gen, nil
 }
+
+// maxDisplay bounds, in runes, a caller's display name.
+const maxDisplay = 128
 
 // The keys of a caller's subject and display name in auth.TokenInfo.Extra.
 const (
