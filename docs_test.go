@@ -440,3 +440,46 @@ func anchors(page string) []string {
 	}
 	return out
 }
+
+// Every flag of every command is in the configuration reference, so a new
+// flag cannot ship undocumented.
+func TestEveryFlagIsInTheConfigurationReference(t *testing.T) {
+	bin, cleanup, err := testsupport.Build(module+"/cmd/fisk-mcp", "fisk-mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+	read := func(page string) string {
+		data, err := os.ReadFile(filepath.Join("docs", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	// serve's and tools' flags are in the reference; the other commands'
+	// flags may be on the page about them instead.
+	ref := read("configuration.md")
+	pages := map[string]string{"config": ref + read("clients.md"), "bundle": ref + read("clients.md"), "policy check": ref + read("teams.md")}
+	flagRe := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--(?:\[no-\])?([a-z][a-z0-9-]+)`)
+	seen := 0
+	for _, cmd := range []string{"serve", "tools", "config", "bundle", "init", "policy check"} {
+		out, _ := exec.Command(bin, append(strings.Fields(cmd), "--help")...).CombinedOutput()
+		for _, m := range flagRe.FindAllStringSubmatch(string(out), -1) {
+			name := m[1]
+			if name == "help" || name == "version" || name == "help-long" || name == "help-man" {
+				continue
+			}
+			seen++
+			doc, ok := pages[cmd]
+			if !ok {
+				doc = ref
+			}
+			if !strings.Contains(doc, "`--"+name) {
+				t.Errorf("fisk-mcp %s --%s is not in docs/configuration.md (or the page of its command)", cmd, name)
+			}
+		}
+	}
+	if seen < 40 {
+		t.Fatalf("read %d flags from the commands' help, want the whole set (did the help's layout change?)", seen)
+	}
+}

@@ -33,6 +33,11 @@ type Config struct {
 	// clients connect to, such as https://mcp.example.com/mcp: the
 	// audience every token must carry. Required.
 	Resource string
+	// Audiences are further values a token's aud may name instead of
+	// Resource: the identifier an authorization server writes there when
+	// it is not the resource URL (Microsoft Entra ID writes the API's
+	// application ID). Each must name this server alone.
+	Audiences []string
 	// Scopes are the scopes every request's token must hold; none means
 	// any token for this resource will do.
 	Scopes []string
@@ -107,6 +112,11 @@ func (c Config) Check() error {
 	if c.Resource != "" {
 		if err := checkURL("resource", c.Resource); err != nil {
 			return err
+		}
+	}
+	for _, a := range c.Audiences {
+		if a == "" || strings.ContainsFunc(a, func(r rune) bool { return r <= ' ' || r >= 0x7f }) {
+			return fmt.Errorf("oauth audience %s: an audience is one word of printable ASCII characters, such as the API's application ID", echo.Quoted(a))
 		}
 	}
 	for _, s := range c.Scopes {

@@ -353,3 +353,33 @@ func TestACallersDisplayNameIsNeutralisedAndBounded(t *testing.T) {
 		t.Errorf("display is %d runes, want at most %d", n, maxDisplay)
 	}
 }
+
+// An authorization server that writes its own identifier of the API in
+// aud (Entra ID: the application ID) is admitted only for that one.
+func TestAnAudienceOtherThanTheResourceIsAdmittedOnlyWhenConfigured(t *testing.T) {
+	const appID = "3f2a6c1e-1111-4a5b-9c7d-0123456789ab"
+	iss := newTestIssuer(t)
+	token := iss.sign(t, iss.claims(func(c map[string]any) { c["aud"] = appID }), nil)
+	for _, c := range []struct {
+		name      string
+		audiences []string
+		status    int
+	}{
+		{"not configured", nil, http.StatusUnauthorized},
+		{"another application", []string{"9c7d0000-2222-4a5b-9c7d-0123456789ab"}, http.StatusUnauthorized},
+		{"configured", []string{appID}, http.StatusOK},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := New(Config{Issuer: iss.url, Resource: resource, Audiences: c.audiences, Scopes: []string{"tools"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp, _ := authenticate(t, res, "Bearer "+token); resp.StatusCode != c.status {
+				t.Errorf("status %d, want %d", resp.StatusCode, c.status)
+			}
+		})
+	}
+	if _, err := New(Config{Issuer: iss.url, Resource: resource, Audiences: []string{"two words"}}); err == nil || !strings.Contains(err.Error(), "oauth audience") {
+		t.Errorf("an audience with a space: %v, want it refused", err)
+	}
+}

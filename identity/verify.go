@@ -186,7 +186,7 @@ func (r *Resource) verify(ctx context.Context, token string) (*Caller, uint64, e
 	if std.Issuer != r.cfg.Issuer {
 		return nil, 0, errIssuer
 	}
-	if !oauthex.MatchesResource(std.Audience, r.cfg.Resource) {
+	if !oauthex.MatchesResource(std.Audience, r.cfg.Resource) && !slices.ContainsFunc(r.cfg.Audiences, std.Audience.Contains) {
 		return nil, 0, errAudience
 	}
 	if std.Subject == "" || std.Expiry == nil {

@@ -350,8 +350,8 @@ func (p *Plan) resolvePolicy() []error {
 func (p *Plan) resolveOAuth() []error {
 	o, sp := p.Serving.HTTP.OAuth, p.Serving
 	if o.Issuer == "" {
-		if o.Resource != "" || len(o.Scopes) > 0 {
-			return []error{fmt.Errorf("%s and %s only apply with an authorization server: add %s URL", p.set.Named("oauth-resource"), p.set.Named("oauth-scope"), p.set.Named("oauth-issuer"))}
+		if o.Resource != "" || len(o.Scopes) > 0 || len(o.Audiences) > 0 {
+			return []error{fmt.Errorf("%s, %s and %s only apply with an authorization server: add %s URL", p.set.Named("oauth-resource"), p.set.Named("oauth-audience"), p.set.Named("oauth-scope"), p.set.Named("oauth-issuer"))}
 		}
 		return nil
 	}

@@ -72,6 +72,8 @@ func (p *Plan) bind() *settings.Set {
 				Help: "Admit HTTP clients with OAuth access tokens of this authorization server (its issuer identifier, as its tokens' iss claim writes it) instead of a shared token: fisk-mcp serves the protected resource metadata that leads clients to it and checks each token's signature, issuer, audience and expiry"},
 			{Name: "oauth-resource", Commands: serveOnly, PlaceHolder: "URL", Value: &sp.HTTP.OAuth.Resource,
 				Help: "With --oauth-issuer: this server's resource identifier, the URL clients connect to (https://mcp.example.com/mcp), which every token's audience must name; required unless --http is a loopback address, where it defaults to http://ADDR/mcp"},
+			{Name: "oauth-audience", Commands: serveOnly, PlaceHolder: "AUD", Value: &sp.HTTP.OAuth.Audiences,
+				Help: "With --oauth-issuer: an audience a token may name instead of the resource URL (repeatable), for authorization servers that write another identifier there, such as Microsoft Entra ID's application ID (docs/teams.md)"},
 			{Name: "oauth-scope", Commands: serveOnly, PlaceHolder: "SCOPE", Value: &sp.HTTP.OAuth.Scopes,
 				Help: "With --oauth-issuer: a scope every access token must hold (repeatable); a token without it gets 403 insufficient_scope"},
 			{Name: "policy", PlaceHolder: "FILE", Path: true, Value: &sp.PolicyFile,
