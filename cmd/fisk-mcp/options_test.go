@@ -218,7 +218,7 @@ func TestServeToolsAndConfigShareTheSelectionFlags(t *testing.T) {
 	}
 	// Config and bundle make clients start the server over stdio: they
 	// neither list nor take the flags of streamable HTTP.
-	httpOnly := []string{"http", "stateless", "token-file", "oauth-issuer", "oauth-resource", "oauth-scope", "allow-origin", "allow-host", "insecure-no-auth", "max-sessions", "approvals-client-id", "approvals-client-secret-file"}
+	httpOnly := []string{"http", "stateless", "token-file", "oauth-issuer", "oauth-resource", "oauth-audience", "oauth-scope", "allow-origin", "allow-host", "insecure-no-auth", "max-sessions", "approvals-client-id", "approvals-client-secret-file"}
 	for _, name := range flags["serve"] {
 		if slices.Contains(httpOnly, name) {
 			for _, cmd := range []string{"config", "bundle"} {
